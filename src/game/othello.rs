@@ -1,0 +1,413 @@
+//! Othello on two 64-bit bitboards.
+//!
+//! Square `a1` is the top-left, bit 0; `h1` is bit 7; `a8` is bit 56 (index = row * 8 + col, rows
+//! 1–8 top to bottom). Black moves first from the standard start (d4, e5 white; e4, d5 black). A
+//! side with no move must pass (a pass is a move, [`Move::PASS`]); the game ends when neither side
+//! can move.
+//!
+//! The free functions [`moves`] and [`flips`] work on raw `(player, opponent)` bitboards and are
+//! what the perft counter and the endgame solver use; [`Othello`] wraps them with the side to
+//! move, the Zobrist hash and an undo stack.
+
+use crate::game::{Cell, Change, Game, GameKind, Move, MoveError, Outcome, Side};
+use crate::zobrist::Keys;
+
+/// Columns b–g: masks opponents' discs for the six directions with a horizontal component, so
+/// shifts never wrap from one row's edge to the next.
+const NOT_EDGE: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// (shift, mask) for the eight directions; positive shifts move towards h8.
+const DIRECTIONS: [(i32, u64); 8] = [
+    (1, NOT_EDGE),
+    (-1, NOT_EDGE),
+    (8, u64::MAX),
+    (-8, u64::MAX),
+    (9, NOT_EDGE),
+    (-9, NOT_EDGE),
+    (7, NOT_EDGE),
+    (-7, NOT_EDGE),
+];
+
+#[inline(always)]
+fn shift(b: u64, by: i32) -> u64 {
+    if by > 0 { b << by } else { b >> -by }
+}
+
+/// The squares where `player` may move (Kogge-Stone style fill in each direction).
+#[inline]
+pub fn moves(player: u64, opponent: u64) -> u64 {
+    let empty = !(player | opponent);
+    let mut result = 0;
+    for &(d, mask) in &DIRECTIONS {
+        let o = opponent & mask;
+        let mut t = o & shift(player, d);
+        t |= o & shift(t, d);
+        t |= o & shift(t, d);
+        t |= o & shift(t, d);
+        t |= o & shift(t, d);
+        t |= o & shift(t, d);
+        result |= empty & shift(t, d);
+    }
+    result
+}
+
+/// The discs a move of `player` on `square` flips (0 if none; the square itself is not included).
+#[inline]
+pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+    let x = 1u64 << square;
+    let mut flipped = 0;
+    for &(d, mask) in &DIRECTIONS {
+        let o = opponent & mask;
+        let mut f = 0;
+        let mut c = shift(x, d);
+        while c & o != 0 {
+            f |= c;
+            c = shift(c, d);
+        }
+        if c & player != 0 {
+            flipped |= f;
+        }
+    }
+    flipped
+}
+
+/// Convention-A perft on raw bitboards (a pass is a ply; a finished game is one leaf), with bulk
+/// counting at the last ply.
+pub fn perft(player: u64, opponent: u64, depth: u32, passed: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut mv = moves(player, opponent);
+    if mv == 0 {
+        if passed {
+            return 1;
+        }
+        return perft(opponent, player, depth - 1, true);
+    }
+    if depth == 1 {
+        return mv.count_ones() as u64;
+    }
+    let mut total = 0;
+    while mv != 0 {
+        let sq = mv.trailing_zeros() as usize;
+        mv &= mv - 1;
+        let f = flips(sq, player, opponent);
+        total += perft(opponent ^ f, player | f | (1 << sq), depth - 1, false);
+    }
+    total
+}
+
+/// The standard start: (black, white).
+pub const START_BLACK: u64 = (1 << 28) | (1 << 35); // e4, d5
+pub const START_WHITE: u64 = (1 << 27) | (1 << 36); // d4, e5
+
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    black: u64,
+    white: u64,
+    side: Side,
+    hash: u64,
+}
+
+/// An Othello position with its hash and history.
+#[derive(Clone, Debug)]
+pub struct Othello {
+    black: u64,
+    white: u64,
+    side: Side,
+    hash: u64,
+    keys: &'static Keys,
+    history: Vec<Move>,
+    saved: Vec<Saved>,
+}
+
+impl Default for Othello {
+    fn default() -> Self {
+        Self::new(Keys::default_keys())
+    }
+}
+
+impl Othello {
+    /// The standard start position.
+    pub fn new(keys: &'static Keys) -> Othello {
+        Self::from_bitboards(START_BLACK, START_WHITE, Side::Black, keys)
+    }
+
+    /// Any position (discs must not overlap; the caller checks).
+    pub fn from_bitboards(black: u64, white: u64, side: Side, keys: &'static Keys) -> Othello {
+        debug_assert_eq!(black & white, 0);
+        let mut g = Othello {
+            black,
+            white,
+            side,
+            hash: 0,
+            keys,
+            history: Vec::new(),
+            saved: Vec::new(),
+        };
+        g.hash = g.recompute_hash();
+        g
+    }
+
+    pub fn black(&self) -> u64 {
+        self.black
+    }
+
+    pub fn white(&self) -> u64 {
+        self.white
+    }
+
+    /// (side to move's discs, opponent's discs).
+    #[inline]
+    pub fn player_opponent(&self) -> (u64, u64) {
+        match self.side {
+            Side::Black => (self.black, self.white),
+            Side::White => (self.white, self.black),
+        }
+    }
+
+    /// Legal squares of the side to move as a bitboard.
+    #[inline]
+    pub fn move_mask(&self) -> u64 {
+        let (p, o) = self.player_opponent();
+        moves(p, o)
+    }
+
+    pub fn empties(&self) -> u32 {
+        64 - (self.black | self.white).count_ones()
+    }
+
+    /// Both sides have no move.
+    pub fn is_over(&self) -> bool {
+        let (p, o) = self.player_opponent();
+        moves(p, o) == 0 && moves(o, p) == 0
+    }
+
+    /// Discs of the side to move minus the opponent's.
+    pub fn disc_difference(&self) -> i32 {
+        let (p, o) = self.player_opponent();
+        p.count_ones() as i32 - o.count_ones() as i32
+    }
+
+    /// The final score under the usual rule that empties go to the winner.
+    pub fn final_disc_difference(&self) -> i32 {
+        let (p, o) = self.player_opponent();
+        let (p, o) = (p.count_ones() as i32, o.count_ones() as i32);
+        let empties = 64 - p - o;
+        match p.cmp(&o) {
+            std::cmp::Ordering::Greater => p - o + empties,
+            std::cmp::Ordering::Less => p - o - empties,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+}
+
+impl Game for Othello {
+    fn kind(&self) -> GameKind {
+        GameKind::Othello
+    }
+
+    fn width(&self) -> usize {
+        8
+    }
+
+    fn height(&self) -> usize {
+        8
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn cell(&self, index: usize) -> Cell {
+        let bit = 1u64 << index;
+        if self.black & bit != 0 {
+            Cell::Black
+        } else if self.white & bit != 0 {
+            Cell::White
+        } else {
+            Cell::Empty
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let (p, o) = self.player_opponent();
+        let mut m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) != 0 {
+                out.push(Move::PASS);
+            }
+            return;
+        }
+        while m != 0 {
+            out.push(Move::at(m.trailing_zeros() as usize));
+            m &= m - 1;
+        }
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.check_move(mv).is_ok()
+    }
+
+    fn check_move(&self, mv: Move) -> Result<(), MoveError> {
+        let (p, o) = self.player_opponent();
+        let mine = moves(p, o);
+        if mine == 0 && moves(o, p) == 0 {
+            return Err(MoveError::GameOver);
+        }
+        if mv.is_pass() {
+            return if mine == 0 {
+                Ok(())
+            } else {
+                Err(MoveError::PassNotAllowed)
+            };
+        }
+        let Some(sq) = mv.cell().filter(|&c| c < 64) else {
+            return Err(MoveError::Malformed("not a square of the board".into()));
+        };
+        if (p | o) & (1 << sq) != 0 {
+            return Err(MoveError::Occupied);
+        }
+        if mine == 0 {
+            return Err(MoveError::MustPass);
+        }
+        if mine & (1 << sq) == 0 {
+            return Err(MoveError::NoFlips);
+        }
+        Ok(())
+    }
+
+    fn changes(&self, mv: Move) -> Vec<Change> {
+        let Some(sq) = mv.cell() else {
+            return Vec::new();
+        };
+        let (p, o) = self.player_opponent();
+        let mine = self.side.stone();
+        let theirs = self.side.opponent().stone();
+        let mut out = vec![Change {
+            cell: sq,
+            from: Cell::Empty,
+            to: mine,
+        }];
+        let mut f = flips(sq, p, o);
+        while f != 0 {
+            let c = f.trailing_zeros() as usize;
+            f &= f - 1;
+            out.push(Change {
+                cell: c,
+                from: theirs,
+                to: mine,
+            });
+        }
+        out
+    }
+
+    fn play(&mut self, mv: Move) {
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?}");
+        self.saved.push(Saved {
+            black: self.black,
+            white: self.white,
+            side: self.side,
+            hash: self.hash,
+        });
+        self.history.push(mv);
+        let mut h = self.hash ^ self.keys.side;
+        if let Some(sq) = mv.cell() {
+            let (p, o) = self.player_opponent();
+            let f = flips(sq, p, o);
+            let x = 1u64 << sq;
+            h ^= self.keys.stones[sq][self.side.index()];
+            let mut bits = f;
+            while bits != 0 {
+                h ^= self.keys.flip[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            let (np, no) = (p | x | f, o ^ f);
+            match self.side {
+                Side::Black => {
+                    self.black = np;
+                    self.white = no;
+                }
+                Side::White => {
+                    self.white = np;
+                    self.black = no;
+                }
+            }
+        }
+        self.side = self.side.opponent();
+        self.hash = h;
+    }
+
+    fn undo(&mut self) -> Option<Move> {
+        let s = self.saved.pop()?;
+        self.black = s.black;
+        self.white = s.white;
+        self.side = s.side;
+        self.hash = s.hash;
+        self.history.pop()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let b = self.black.count_ones();
+        let w = self.white.count_ones();
+        Some(match b.cmp(&w) {
+            std::cmp::Ordering::Greater => Outcome::Win(Side::Black),
+            std::cmp::Ordering::Less => Outcome::Win(Side::White),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn keys(&self) -> &'static Keys {
+        self.keys
+    }
+
+    fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    fn move_name(&self, mv: Move) -> String {
+        crate::game::notation::othello_move_name(mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        crate::game::notation::parse_othello_move(text)
+    }
+
+    fn final_score(&self) -> i32 {
+        if self.is_over() {
+            self.final_disc_difference()
+        } else {
+            self.disc_difference()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_has_four_moves() {
+        let g = Othello::default();
+        let mut v = Vec::new();
+        g.legal_moves(&mut v);
+        let names: Vec<_> = v.iter().map(|&m| g.move_name(m)).collect();
+        assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    }
+
+    #[test]
+    fn perft_small() {
+        let counts: Vec<u64> = (1..=6)
+            .map(|d| perft(START_BLACK, START_WHITE, d, false))
+            .collect();
+        assert_eq!(counts, [4, 12, 56, 244, 1396, 8200]);
+    }
+}

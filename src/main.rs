@@ -1,0 +1,45 @@
+//! The `xorboard` binary: parses the command line and hands over to the library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use xorboard::commands::{self, CommandResult};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "xorboard",
+    version,
+    about = "Othello and Gomoku against an alpha-beta engine, with live Zobrist hashing panels"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count move paths to a depth (convention A: a pass is a ply, a finished game one leaf).
+    Perft(commands::perft::PerftArgs),
+    /// Print each move's Zobrist XOR terms and the hash after it.
+    Hash(commands::hash::HashArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result: CommandResult = match &cli.command {
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+        Some(Command::Perft(a)) => commands::perft::run(a),
+        Some(Command::Hash(a)) => commands::hash::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
