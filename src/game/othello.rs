@@ -33,27 +33,105 @@ fn shift(b: u64, by: i32) -> u64 {
     if by > 0 { b << by } else { b >> -by }
 }
 
-/// The squares where `player` may move (Kogge-Stone style fill in each direction).
+/// The squares where `player` may move.
+///
+/// A fill in each direction, with the doubling trick: after two single steps, `pairs` (opponent
+/// discs with an opponent neighbour in the direction) extends each run by two at once, so a run of
+/// up to six discs takes four steps instead of six.
 #[inline]
 pub fn moves(player: u64, opponent: u64) -> u64 {
-    let empty = !(player | opponent);
-    let mut result = 0;
-    for &(d, mask) in &DIRECTIONS {
-        let o = opponent & mask;
-        let mut t = o & shift(player, d);
-        t |= o & shift(t, d);
-        t |= o & shift(t, d);
-        t |= o & shift(t, d);
-        t |= o & shift(t, d);
-        t |= o & shift(t, d);
-        result |= empty & shift(t, d);
+    #[inline(always)]
+    fn dir(p: u64, o: u64, d: u32, left: bool) -> u64 {
+        let sh = |b: u64, n: u32| if left { b << n } else { b >> n };
+        let mut t = o & sh(p, d);
+        t |= o & sh(t, d);
+        let pairs = o & sh(o, d);
+        t |= pairs & sh(t, 2 * d);
+        t |= pairs & sh(t, 2 * d);
+        sh(t, d)
     }
-    result
+    let inner = opponent & NOT_EDGE;
+    let m = dir(player, inner, 1, true)
+        | dir(player, inner, 1, false)
+        | dir(player, opponent, 8, true)
+        | dir(player, opponent, 8, false)
+        | dir(player, inner, 9, true)
+        | dir(player, inner, 9, false)
+        | dir(player, inner, 7, true)
+        | dir(player, inner, 7, false);
+    m & !(player | opponent)
 }
 
+/// For each square and direction, the squares from the next one to the edge (the ray).
+static RAYS: [[u64; 8]; 64] = {
+    let mut rays = [[0u64; 8]; 64];
+    // (dcol, drow) for: +1, +9, +8, +7 (towards higher bits), then -1, -9, -8, -7
+    let steps: [(i32, i32); 8] = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = steps[d];
+            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
+            let mut ray = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                ray |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = ray;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+};
+
 /// The discs a move of `player` on `square` flips (0 if none; the square itself is not included).
+///
+/// Per direction: the first square of the ray that is not an opponent disc (the lowest bit for rays
+/// towards higher bits, the highest for the others) must be the player's; then every ray square
+/// before it flips.
 #[inline]
 pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+    let rays = &RAYS[square];
+    let mut flipped = 0;
+    let mut d = 0;
+    while d < 4 {
+        let ray = rays[d];
+        let stop = ray & !opponent;
+        let first = stop & stop.wrapping_neg();
+        if first & player != 0 {
+            flipped |= (first - 1) & ray;
+        }
+        d += 1;
+    }
+    while d < 8 {
+        let ray = rays[d];
+        let stop = ray & !opponent;
+        if stop != 0 {
+            let last = 63 - stop.leading_zeros();
+            if player & (1u64 << last) != 0 {
+                // ray squares above the stop square
+                flipped |= ray & (u64::MAX << last << 1);
+            }
+        }
+        d += 1;
+    }
+    flipped
+}
+
+/// Reference flips by walking each direction one square at a time (kept for tests).
+pub fn flips_slow(square: usize, player: u64, opponent: u64) -> u64 {
     let x = 1u64 << square;
     let mut flipped = 0;
     for &(d, mask) in &DIRECTIONS {
@@ -73,29 +151,74 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
 
 /// Convention-A perft on raw bitboards (a pass is a ply; a finished game is one leaf), with bulk
 /// counting at the last ply.
+///
+/// On x86-64 CPUs with POPCNT/BMI/AVX2 (checked at run time) the same code is compiled a second
+/// time with those instructions enabled: the baseline x86-64 target has no POPCNT, and a software
+/// popcount at every last-ply node costs a third of the time.
 pub fn perft(player: u64, opponent: u64, depth: u32, passed: bool) -> u64 {
-    if depth == 0 {
-        return 1;
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("avx2")
+    {
+        // Safety: the CPU supports every feature `perft_x86` is compiled for (checked just above).
+        return unsafe { perft_x86(player, opponent, depth, passed) };
     }
-    let mut mv = moves(player, opponent);
-    if mv == 0 {
-        if passed {
+    perft_portable(player, opponent, depth, passed)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,lzcnt,avx2")]
+fn perft_x86(player: u64, opponent: u64, depth: u32, passed: bool) -> u64 {
+    perft_body!(perft_x86, player, opponent, depth, passed)
+}
+
+fn perft_portable(player: u64, opponent: u64, depth: u32, passed: bool) -> u64 {
+    perft_body!(perft_portable, player, opponent, depth, passed)
+}
+
+/// The one perft recursion, instantiated per instruction set.
+macro_rules! perft_body {
+    ($recurse:ident, $player:expr, $opponent:expr, $depth:expr, $passed:expr) => {{
+        let (player, opponent, depth, passed): (u64, u64, u32, bool) =
+            ($player, $opponent, $depth, $passed);
+        if depth == 0 {
             return 1;
         }
-        return perft(opponent, player, depth - 1, true);
-    }
-    if depth == 1 {
-        return mv.count_ones() as u64;
-    }
-    let mut total = 0;
-    while mv != 0 {
-        let sq = mv.trailing_zeros() as usize;
-        mv &= mv - 1;
-        let f = flips(sq, player, opponent);
-        total += perft(opponent ^ f, player | f | (1 << sq), depth - 1, false);
-    }
-    total
+        let mut mv = moves(player, opponent);
+        if mv == 0 {
+            if passed {
+                return 1;
+            }
+            return $recurse(opponent, player, depth - 1, true);
+        }
+        if depth == 1 {
+            return mv.count_ones() as u64;
+        }
+        let mut total = 0;
+        if depth == 2 {
+            // The last two plies in place: a child without moves is one leaf (its pass, or the
+            // end of the game).
+            while mv != 0 {
+                let sq = mv.trailing_zeros() as usize;
+                mv &= mv - 1;
+                let f = flips(sq, player, opponent);
+                let n = moves(opponent ^ f, player | f | (1 << sq)).count_ones() as u64;
+                total += n.max(1);
+            }
+            return total;
+        }
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as usize;
+            mv &= mv - 1;
+            let f = flips(sq, player, opponent);
+            total += $recurse(opponent ^ f, player | f | (1 << sq), depth - 1, false);
+        }
+        total
+    }};
 }
+use perft_body;
 
 /// The standard start: (black, white).
 pub const START_BLACK: u64 = (1 << 28) | (1 << 35); // e4, d5
@@ -401,6 +524,31 @@ mod tests {
         g.legal_moves(&mut v);
         let names: Vec<_> = v.iter().map(|&m| g.move_name(m)).collect();
         assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    }
+
+    #[test]
+    fn fast_flips_equal_slow_flips() {
+        // random positions from a simple xorshift stream
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let a = next();
+            let b = next() & !a;
+            for sq in 0..64 {
+                if (a | b) & (1 << sq) == 0 {
+                    assert_eq!(flips(sq, a, b), flips_slow(sq, a, b), "{a:x} {b:x} {sq}");
+                }
+            }
+            let slow_moves = (0..64)
+                .filter(|&sq| (a | b) & (1 << sq) == 0 && flips_slow(sq, a, b) != 0)
+                .fold(0u64, |m, sq| m | (1 << sq));
+            assert_eq!(moves(a, b), slow_moves);
+        }
     }
 
     #[test]
