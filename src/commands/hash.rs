@@ -19,9 +19,16 @@ pub struct HashArgs {
     /// One JSON object per move, then one with `hash` and `recomputed`.
     #[arg(long)]
     pub json: bool,
+    /// Instead: measure the cost per move of the incremental update against a full recompute,
+    /// over random games from the start.
+    #[arg(long)]
+    pub cost: bool,
 }
 
 pub fn run(args: &HashArgs) -> CommandResult {
+    if args.cost {
+        return with_game!(args.spec.start()?, g => cost(g, args.json));
+    }
     let moves = split_moves(args.spec.game, &args.moves)?;
     with_game!(args.spec.start()?, g => {
         let mut g = g;
@@ -117,6 +124,93 @@ fn report<G: Game>(game: &mut G, moves: &[String], json: bool) -> CommandResult 
         return Err(CommandError(
             "internal error: incremental hash differs from the recompute".into(),
         ));
+    }
+    Ok(())
+}
+
+/// Time `play` + `undo` (which keep the hash incrementally) against `recompute_hash` over the
+/// positions of random games, and print ns per move for each.
+fn cost<G: Game>(start: G, json: bool) -> CommandResult {
+    use rand::{RngExt, SeedableRng};
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    // Random games, capped at 60 plies so Othello and Gomoku compare like with like.
+    let mut games: Vec<Vec<crate::game::Move>> = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..200 {
+        let mut g = start.clone();
+        let mut line = Vec::new();
+        while line.len() < 60 {
+            g.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            g.play(mv);
+            line.push(mv);
+        }
+        games.push(line);
+    }
+    let plies: usize = games.iter().map(Vec::len).sum();
+    let rounds = 20;
+
+    let t = Instant::now();
+    for _ in 0..rounds {
+        for line in &games {
+            let mut g = start.clone();
+            for &mv in line {
+                g.play(mv);
+                black_box(g.hash());
+            }
+        }
+    }
+    let play_ns = t.elapsed().as_nanos() as f64 / (rounds * plies) as f64;
+
+    let t = Instant::now();
+    for _ in 0..rounds {
+        for line in &games {
+            let mut g = start.clone();
+            for &mv in line {
+                g.play(mv);
+                black_box(g.recompute_hash());
+            }
+        }
+    }
+    let recompute_ns = t.elapsed().as_nanos() as f64 / (rounds * plies) as f64 - play_ns;
+
+    // The XOR terms alone, from the Delta of each move.
+    let mut deltas = Vec::with_capacity(plies);
+    for line in &games {
+        let mut g = start.clone();
+        for &mv in line {
+            deltas.push(g.try_play(mv).map_err(|e| CommandError(e.to_string()))?);
+        }
+    }
+    let t = Instant::now();
+    for _ in 0..rounds {
+        for d in &deltas {
+            black_box(d.replay());
+        }
+    }
+    let xor_ns = t.elapsed().as_nanos() as f64 / (rounds * plies) as f64;
+    let name = start.kind().name();
+    if json {
+        super::print_json(&json!({
+            "game": name,
+            "plies": plies * rounds,
+            "play_with_incremental_hash_ns": play_ns,
+            "incremental_terms_ns": xor_ns,
+            "full_recompute_ns": recompute_ns,
+            "ratio": recompute_ns / xor_ns.max(1e-9),
+        }));
+    } else {
+        println!(
+            "{name}: over {} plies of random games\n  play with incremental hash: {play_ns:7.1} ns/move\n  the XOR terms alone:        {xor_ns:7.1} ns/move\n  full recompute:             {recompute_ns:7.1} ns/move  ({:.0}× the XOR terms)",
+            plies * rounds,
+            recompute_ns / xor_ns.max(1e-9)
+        );
     }
     Ok(())
 }
