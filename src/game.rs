@@ -12,6 +12,7 @@
 pub mod gomoku;
 pub mod notation;
 pub mod othello;
+pub mod symmetry;
 
 use std::fmt;
 
@@ -284,6 +285,23 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The final result from the side to move's point of view: Othello disc difference, Gomoku
     /// +1 / 0 / -1. Meaningful when the game is over; otherwise the current material balance.
     fn final_score(&self) -> i32;
+
+    /// The key under which this position is stored in a transposition table. Normally the hash;
+    /// [`symmetry::Symmetric`] returns the smallest of the eight symmetric hashes.
+    fn tt_key(&self) -> u64 {
+        self.hash()
+    }
+
+    /// Map a move of this position into the orientation its [`Game::tt_key`] stands for, before it
+    /// is stored in a table (identity unless the key is symmetric).
+    fn move_to_tt(&self, mv: Move) -> Move {
+        mv
+    }
+
+    /// Map a move read from a table back into this position's orientation.
+    fn move_from_tt(&self, mv: Move) -> Move {
+        mv
+    }
 
     /// Check and play a move, returning its XOR terms; changes nothing on error.
     fn try_play(&mut self, mv: Move) -> Result<Delta, MoveError> {
