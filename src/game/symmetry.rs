@@ -51,14 +51,14 @@ impl Transforms {
         let cells = size * size;
         let mut map: [Vec<u16>; 8] = Default::default();
         let mut inverse: [Vec<u16>; 8] = Default::default();
-        for t in 0..8 {
-            map[t] = vec![0; cells];
-            inverse[t] = vec![0; cells];
-            for c in 0..cells {
+        for (t, (fwd, inv)) in map.iter_mut().zip(inverse.iter_mut()).enumerate() {
+            *fwd = vec![0; cells];
+            *inv = vec![0; cells];
+            for (c, to_slot) in fwd.iter_mut().enumerate() {
                 let (x, y) = f(t, (c % size) as i64, (c / size) as i64);
                 let to = (y as usize) * size + x as usize;
-                map[t][c] = to as u16;
-                inverse[t][to] = c as u16;
+                *to_slot = to as u16;
+                inv[to] = c as u16;
             }
         }
         Transforms { size, map, inverse }
