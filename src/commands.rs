@@ -3,6 +3,7 @@
 //! exit status 2) on bad input instead of panicking.
 
 pub mod hash;
+pub mod lesson;
 pub mod perft;
 
 use std::fmt;

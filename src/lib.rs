@@ -12,6 +12,7 @@
 //! Modules under `game`, `zobrist`, `tt` and `search` know nothing of the UI or of protocols; the
 //! terminal UI talks to the engine only through the engine thread's `Command` / `Report` channels.
 
+pub mod book;
 pub mod commands;
 pub mod game;
 pub mod lesson;

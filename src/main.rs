@@ -22,6 +22,8 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// Print each move's Zobrist XOR terms and the hash after it.
     Hash(commands::hash::HashArgs),
+    /// Lessons: the worked example of the seed article, step by step.
+    Lesson(commands::lesson::LessonArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(a)) => commands::perft::run(a),
         Some(Command::Hash(a)) => commands::hash::run(a),
+        Some(Command::Lesson(a)) => commands::lesson::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -173,6 +173,19 @@ impl<G: Game> Symmetric<G> {
     pub fn transforms(&self) -> &Transforms {
         &self.transforms
     }
+
+    /// A stored move mapped back through every transform that reaches the canonical key: more
+    /// than one when the position is itself symmetric (the start position has four).
+    pub fn all_moves_from_tt(&self, mv: Move) -> Vec<Move> {
+        let (min, _) = self.current.canonical();
+        let mut out: Vec<Move> = (0..8)
+            .filter(|&t| self.current.0[t] == min)
+            .map(|t| self.transforms.unapply(t, mv))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
 }
 
 impl<G: Game> Game for Symmetric<G> {

@@ -1,0 +1,191 @@
+//! The Othello opening book, keyed by Zobrist hash under all eight symmetries.
+//!
+//! Built from the named openings in `assets/openings.txt` (NBoard's list: `<moves> ; <name> ; …`).
+//! Every position along every named line is stored under its canonical symmetric key (the smallest
+//! of its eight symmetric hashes, see [`crate::game::symmetry`]), so a transposition or a rotated
+//! or mirrored move order finds the same entry: `f5d6c3d3c4` and `f5d6c4d3c3` are both the Tiger,
+//! and so is `e6f4c3c4d3`. Each entry keeps the name of the opening whose *final* position it is
+//! (if any) and the book replies, stored in the canonical orientation and mapped back on lookup.
+
+use ahash::AHashMap;
+
+use crate::game::othello::Othello;
+use crate::game::symmetry::Symmetric;
+use crate::game::{Game, Move, play_line};
+use crate::zobrist::Keys;
+
+#[derive(Clone, Debug, Default)]
+struct Entry {
+    /// Named openings ending exactly here.
+    names: Vec<String>,
+    /// Replies that continue some named line, in the canonical orientation.
+    replies: Vec<Move>,
+}
+
+/// Named openings by canonical position key.
+#[derive(Clone, Debug)]
+pub struct Book {
+    entries: AHashMap<u64, Entry>,
+    openings: usize,
+}
+
+impl Book {
+    /// The book of `assets/openings.txt` for the given keys.
+    pub fn othello(keys: &'static Keys) -> Book {
+        Self::parse(include_str!("../assets/openings.txt"), keys)
+            .expect("assets/openings.txt is well formed")
+    }
+
+    /// Parse an openings file; a bad line gives a one-line error naming it.
+    pub fn parse(text: &str, keys: &'static Keys) -> Result<Book, String> {
+        let mut entries: AHashMap<u64, Entry> = AHashMap::new();
+        let mut openings = 0;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut cols = line.split(';').map(str::trim);
+            let (Some(moves), Some(name)) = (cols.next(), cols.next()) else {
+                return Err(format!(
+                    "openings line {}: expected '<moves> ; <name>'",
+                    n + 1
+                ));
+            };
+            let moves = crate::game::notation::split_othello_transcript(moves)
+                .map_err(|e| format!("openings line {}: {e}", n + 1))?;
+            let mut g = Symmetric::new(Othello::new(keys));
+            for text in &moves {
+                let mv = g
+                    .parse_move(text)
+                    .map_err(|e| format!("openings line {}: {e}", n + 1))?;
+                g.check_move(mv)
+                    .map_err(|e| format!("openings line {} '{text}': {e}", n + 1))?;
+                let stored = g.move_to_tt(mv);
+                let e = entries.entry(g.tt_key()).or_default();
+                if !e.replies.contains(&stored) {
+                    e.replies.push(stored);
+                }
+                g.play(mv);
+            }
+            let e = entries.entry(g.tt_key()).or_default();
+            let name = name.to_string();
+            if !e.names.contains(&name) {
+                e.names.push(name);
+            }
+            openings += 1;
+        }
+        Ok(Book { entries, openings })
+    }
+
+    /// Number of named lines read.
+    pub fn openings(&self) -> usize {
+        self.openings
+    }
+
+    /// Number of distinct positions (up to symmetry) in the book.
+    pub fn positions(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The name of the opening whose final position this is (up to symmetry and transposition).
+    pub fn name_of(&self, game: &Othello) -> Option<&str> {
+        let g = Symmetric::new(game.clone());
+        self.entries
+            .get(&g.tt_key())
+            .and_then(|e| e.names.first())
+            .map(String::as_str)
+    }
+
+    /// The most recent named opening passed through in this game, with the ply where it ended.
+    pub fn current_opening(&self, game: &Othello) -> Option<(usize, &str)> {
+        let mut g = Symmetric::new(Othello::new(game.keys()));
+        let mut found = None;
+        for (i, &mv) in game.history().iter().enumerate() {
+            g.play(mv);
+            if let Some(name) = self.entries.get(&g.tt_key()).and_then(|e| e.names.first()) {
+                found = Some((i + 1, name.as_str()));
+            }
+        }
+        found
+    }
+
+    /// Book replies in this position (legal moves continuing a named line), in its orientation.
+    pub fn replies(&self, game: &Othello) -> Vec<Move> {
+        let g = Symmetric::new(game.clone());
+        let Some(e) = self.entries.get(&g.tt_key()) else {
+            return Vec::new();
+        };
+        let mut out: Vec<Move> = e
+            .replies
+            .iter()
+            .flat_map(|&m| g.all_moves_from_tt(m))
+            .filter(|&m| game.is_legal(m))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// Play a transcript (for tests and tools); a bad move gives the usual one-line error.
+pub fn othello_after(transcript: &str, keys: &'static Keys) -> Result<Othello, String> {
+    let mut g = Othello::new(keys);
+    let moves = crate::game::notation::split_othello_transcript(transcript)?;
+    play_line(&mut g, &moves)?;
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys() -> &'static Keys {
+        Keys::default_keys()
+    }
+
+    #[test]
+    fn reads_every_named_opening() {
+        let b = Book::othello(keys());
+        assert_eq!(b.openings(), 86);
+        assert!(b.positions() > 86);
+    }
+
+    #[test]
+    fn tiger_by_transposition_and_symmetry() {
+        let b = Book::othello(keys());
+        for line in ["f5d6c3d3c4", "f5d6c4d3c3", "e6f4c3c4d3", "d3c5f6f5e6"] {
+            let g = othello_after(line, keys()).unwrap();
+            assert_eq!(b.name_of(&g), Some("Tiger"), "{line}");
+        }
+    }
+
+    #[test]
+    fn current_opening_is_the_deepest_named_one() {
+        let b = Book::othello(keys());
+        let g = othello_after("f5d6c5f4e3c6d3f6e6d7", keys()).unwrap();
+        assert_eq!(b.current_opening(&g), Some((10, "Rose")));
+        let g = othello_after("f5d6c5f4e3c6d3f6e6d7a1", keys());
+        assert!(g.is_err(), "a1 is illegal there");
+    }
+
+    #[test]
+    fn replies_are_legal_and_follow_lines() {
+        let b = Book::othello(keys());
+        let start = Othello::new(keys());
+        let r = b.replies(&start);
+        assert_eq!(r.len(), 4, "all four symmetric first moves are book moves");
+        let g = othello_after("e6", keys()).unwrap();
+        for m in b.replies(&g) {
+            assert!(g.is_legal(m));
+        }
+        assert!(!b.replies(&g).is_empty());
+    }
+
+    #[test]
+    fn bad_files_give_one_line_errors() {
+        assert!(Book::parse("f5d6 Tiger", keys()).is_err());
+        let e = Book::parse("f5a1 ; Nonsense", keys()).unwrap_err();
+        assert!(e.contains("line 1"), "{e}");
+    }
+}

@@ -1,0 +1,90 @@
+//! The command line as a user meets it: outputs, JSON shapes, one-line errors with exit status 2.
+
+use std::process::{Command, Output};
+
+fn xorboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xorboard"))
+        .args(args)
+        .output()
+        .expect("run xorboard")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn lesson_json_has_the_articles_hashes() {
+    let o = xorboard(&["lesson", "seed-2x2", "--json"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("0x2FB256EE"));
+    assert!(out.contains("0x23BB713E"));
+    for line in out.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("every line is JSON");
+    }
+}
+
+#[test]
+fn hash_json_ends_with_equal_hash_and_recompute() {
+    let o = xorboard(&[
+        "hash",
+        "--game",
+        "othello",
+        "--moves",
+        "f5d6c3d3c4",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert_eq!(last["hash"], last["recomputed"]);
+    assert!(last["hash"].as_str().unwrap().starts_with("0x"));
+    let other = xorboard(&["hash", "--moves", "f5d6c4d3c3", "--json"]);
+    let last2: serde_json::Value =
+        serde_json::from_str(stdout(&other).lines().last().unwrap()).unwrap();
+    assert_eq!(last["hash"], last2["hash"], "transposition");
+}
+
+#[test]
+fn perft_json_fields() {
+    let o = xorboard(&["perft", "--game", "othello", "--depth", "6", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["leaves"], 8200);
+    for k in ["game", "depth", "leaves", "seconds", "nps"] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    let o = xorboard(&["perft", "--depth", "7", "--hash", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["leaves"], 55092);
+    assert!(v["transpositions"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    for args in [
+        vec!["hash", "--moves", "f5f5"],
+        vec!["hash", "--moves", "f5zz"],
+        vec!["hash", "--game", "gomoku", "--moves", "h8,h8"],
+        vec!["hash", "--game", "gomoku", "--size", "40"],
+        vec!["perft", "--depth", "99"],
+    ] {
+        let o = xorboard(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+    let o = xorboard(&["hash", "--moves", "f5f5"]);
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: move 2 'f5': square already occupied"
+    );
+    // an unknown game is rejected by the argument parser, also with status 2
+    let o = xorboard(&["perft", "--game", "chess", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
