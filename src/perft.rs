@@ -149,8 +149,12 @@ fn fast_hashed(
     keys: &Keys,
     memo: &mut Memo,
 ) -> u64 {
-    if depth == 0 {
-        return 1;
+    // Small subtrees cost less to count than to look up: the plain counter does them.
+    if depth <= 3 {
+        return othello::perft(player, opponent, depth, false);
+    }
+    if let Some(n) = memo.get(hash, depth) {
+        return n;
     }
     let mut mv = othello::moves(player, opponent);
     if mv == 0 {
@@ -166,14 +170,6 @@ fn fast_hashed(
             keys,
             memo,
         );
-    }
-    if depth == 1 {
-        return mv.count_ones() as u64;
-    }
-    if depth >= 3
-        && let Some(n) = memo.get(hash, depth)
-    {
-        return n;
     }
     let mut total = 0;
     while mv != 0 {
@@ -196,9 +192,7 @@ fn fast_hashed(
             memo,
         );
     }
-    if depth >= 3 {
-        memo.put(hash, depth, total);
-    }
+    memo.put(hash, depth, total);
     total
 }
 
