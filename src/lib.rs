@@ -17,4 +17,5 @@ pub mod commands;
 pub mod game;
 pub mod lesson;
 pub mod perft;
+pub mod record;
 pub mod zobrist;
