@@ -17,5 +17,6 @@ pub mod commands;
 pub mod game;
 pub mod lesson;
 pub mod perft;
+pub mod protocol;
 pub mod record;
 pub mod zobrist;

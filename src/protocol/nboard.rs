@@ -1,0 +1,619 @@
+//! The NBoard protocol (version 2), spoken by Othello GUIs (NBoard) and engines (Edax, Ntest).
+//!
+//! Commands understood, one per line:
+//!
+//! | command | effect | answer |
+//! |---|---|---|
+//! | `nboard 2` | enter NBoard mode | `set myname xorboard` |
+//! | `set depth N` | search depth for `go`/`hint`/`analyze` (1–60) | — |
+//! | `set game <GGF>` | replace the position by the end of that game | — |
+//! | `set contempt N` | draw value in centidiscs; kept and shown by `status` words only, the search scores a draw 0 | — |
+//! | `move F5[/eval/time]`, `move PA` | play a move (also a bare `F5`, as NBoard 1.1 sent it) | — |
+//! | `go` | choose a move; the board is *not* changed until `move` | `status …`, `nodestats …`, `=== F5/eval/time`, `status` |
+//! | `hint N` | evaluate the best move, then up to N−1 others | `search <pv> <eval> 0 <depth>` lines, then `status` |
+//! | `analyze` | evaluate every position of the game, last first | `analysis <ply> <eval>` lines, then `status` |
+//! | `ping N` | stop thinking | `pong N` (after any `===` of the interrupted `go`) |
+//! | `learn` | — (xorboard keeps no learned book) | `learned` |
+//! | `quit` | end | — |
+//!
+//! Evals are in discs from the side to move's point of view, as the protocol wants. Any line that
+//! arrives while a search runs interrupts it: the search stops, its result is sent as usual (a
+//! `go` always gets its `===`), then the line is handled — so `go` then `ping 2` answers `=== …`
+//! then `pong 2`. A bad line is refused with one line on stderr and a `status` line naming it,
+//! and changes nothing; unknown commands are ignored, as the protocol asks.
+
+use std::time::Instant;
+
+use super::{Arrival, Effect, SearchInfo, SearchRequest, Session, command_word, excerpt};
+use crate::commands::AnyGame;
+use crate::game::notation::{othello_move_name, parse_othello_move};
+use crate::game::othello::Othello;
+use crate::game::{Game, Move};
+use crate::record::parse_ggf;
+use crate::zobrist::Keys;
+
+/// Depth used before any `set depth`.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Deepest `set depth` accepted.
+pub const MAX_DEPTH: u32 = 60;
+/// With at most this many empties beyond the midgame depth, search to the end (exact result).
+pub const ENDGAME_EXTRA: u32 = 6;
+/// The engine's Othello scores are disc differences times this.
+pub const SCORE_PER_DISC: i32 = 1;
+
+/// What the running search is for.
+#[derive(Clone, Debug)]
+enum Job {
+    /// `go`: answer `===`.
+    Go,
+    /// `hint n`: the root first (`child` None), then the other moves one by one.
+    Hint {
+        n: usize,
+        child: Option<Move>,
+        others: Vec<Move>,
+        found: Vec<(Move, String, SearchInfo)>,
+    },
+    /// `analyze`: positions still to evaluate, with their ply; the current one is first.
+    Analyze { todo: Vec<(usize, Othello)> },
+}
+
+#[derive(Clone, Debug)]
+struct Task {
+    id: u64,
+    job: Job,
+    /// The position the job is about (the root for `go` and `hint`).
+    root: Othello,
+    /// Deepest depth already streamed as a `search` line.
+    reported_depth: u32,
+    /// Elapsed ms of the last `nodestats` line.
+    stats_ms: u64,
+    /// No follow-up searches: a line interrupted this one.
+    cancelled: bool,
+}
+
+/// The NBoard session state.
+#[derive(Clone, Debug)]
+pub struct Nboard {
+    keys: &'static Keys,
+    game: Othello,
+    depth: u32,
+    contempt: i32,
+    version: Option<u32>,
+    next_id: u64,
+    task: Option<Task>,
+}
+
+/// The part of the state a refused line must not change (for tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub hash: u64,
+    pub history: Vec<Move>,
+    pub depth: u32,
+    pub contempt: i32,
+    pub version: Option<u32>,
+    pub searching: bool,
+}
+
+impl Nboard {
+    pub fn new(keys: &'static Keys) -> Nboard {
+        Nboard {
+            keys,
+            game: Othello::new(keys),
+            depth: DEFAULT_DEPTH,
+            contempt: 0,
+            version: None,
+            next_id: 1,
+            task: None,
+        }
+    }
+
+    /// Start with another default depth (the command line's `--depth`).
+    pub fn with_depth(mut self, depth: u32) -> Nboard {
+        self.depth = depth.clamp(1, MAX_DEPTH);
+        self
+    }
+
+    /// The current position.
+    pub fn game(&self) -> &Othello {
+        &self.game
+    }
+
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    pub fn contempt(&self) -> i32 {
+        self.contempt
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            hash: self.game.hash(),
+            history: self.game.history().to_vec(),
+            depth: self.depth,
+            contempt: self.contempt,
+            version: self.version,
+            searching: self.task.is_some(),
+        }
+    }
+
+    fn refuse(&self, msg: String) -> Vec<Effect> {
+        vec![
+            Effect::Log(format!("nboard: {msg}")),
+            Effect::Send(format!("status error: {msg}")),
+        ]
+    }
+
+    /// The depth to search `pos` to: the set depth, or to the end when few empties are left.
+    fn depth_for(&self, pos: &Othello) -> u32 {
+        let empties = pos.empties();
+        if empties <= self.depth + ENDGAME_EXTRA {
+            empties.max(1)
+        } else {
+            self.depth
+        }
+    }
+
+    fn start(&mut self, job: Job, root: Othello, position: Othello, depth: u32) -> Vec<Effect> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.task = Some(Task {
+            id,
+            job,
+            root,
+            reported_depth: 0,
+            stats_ms: 0,
+            cancelled: false,
+        });
+        vec![Effect::Search(SearchRequest {
+            id,
+            position: AnyGame::Othello(position),
+            depth: Some(depth),
+            time: None,
+            deadline: None,
+        })]
+    }
+
+    fn go(&mut self) -> Vec<Effect> {
+        let pos = self.game.clone();
+        if pos.is_over() {
+            return self.refuse("go: the game is over".into());
+        }
+        if pos.move_mask() == 0 {
+            return vec![Effect::Send("=== PA".into()), Effect::Send("status".into())];
+        }
+        let depth = self.depth_for(&pos);
+        let mut out = vec![Effect::Send(format!(
+            "status xorboard is thinking (depth {depth})"
+        ))];
+        out.extend(self.start(Job::Go, pos.clone(), pos, depth));
+        out
+    }
+
+    fn hint(&mut self, arg: &str) -> Vec<Effect> {
+        let n = match arg.split_whitespace().next() {
+            None => 1,
+            Some(w) => match w.parse::<usize>() {
+                Ok(n) if n >= 1 => n,
+                _ => return self.refuse(format!("hint: '{}' is not a count ≥ 1", excerpt(w, 12))),
+            },
+        };
+        let pos = self.game.clone();
+        if pos.is_over() {
+            return self.refuse("hint: the game is over".into());
+        }
+        let depth = self.depth_for(&pos);
+        let mut out = vec![Effect::Send(format!(
+            "status xorboard is analysing (depth {depth})"
+        ))];
+        let job = Job::Hint {
+            n,
+            child: None,
+            others: Vec::new(),
+            found: Vec::new(),
+        };
+        out.extend(self.start(job, pos.clone(), pos, depth));
+        out
+    }
+
+    fn analyze(&mut self) -> Vec<Effect> {
+        let mut todo = Vec::new();
+        let mut g = self.game.clone();
+        loop {
+            todo.push((g.ply(), g.clone()));
+            if g.undo().is_none() {
+                break;
+            }
+        }
+        let mut out = vec![Effect::Send("status xorboard is analysing the game".into())];
+        out.extend(self.next_analysis(todo));
+        out
+    }
+
+    /// Report finished positions of an analysis and start the next search, or end it.
+    fn next_analysis(&mut self, mut todo: Vec<(usize, Othello)>) -> Vec<Effect> {
+        let mut out = Vec::new();
+        while let Some((ply, pos)) = todo.first().cloned() {
+            if pos.is_over() {
+                out.push(Effect::Send(format!(
+                    "analysis {ply} {}",
+                    disc_text(pos.final_disc_difference() * SCORE_PER_DISC)
+                )));
+                todo.remove(0);
+                continue;
+            }
+            let depth = self.depth_for(&pos);
+            out.extend(self.start(Job::Analyze { todo }, pos.clone(), pos, depth));
+            return out;
+        }
+        self.task = None;
+        out.push(Effect::Send("status".into()));
+        out
+    }
+
+    fn set(&mut self, rest: &str) -> Vec<Effect> {
+        let (what, value) = command_word(rest);
+        match what.as_str() {
+            "depth" => match value.parse::<u32>() {
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
+                    self.depth = d;
+                    Vec::new()
+                }
+                _ => self.refuse(format!(
+                    "set depth: '{}' is not a depth from 1 to {MAX_DEPTH}",
+                    excerpt(value, 12)
+                )),
+            },
+            "game" => match parse_ggf(value).and_then(|rec| rec.to_othello(self.keys)) {
+                Ok(g) => {
+                    self.game = g;
+                    Vec::new()
+                }
+                Err(e) => self.refuse(format!("set game: {e}")),
+            },
+            "contempt" => match value.parse::<f64>() {
+                Ok(c) if c.is_finite() && c.abs() <= 6400.0 => {
+                    self.contempt = c.round() as i32;
+                    Vec::new()
+                }
+                _ => self.refuse(format!(
+                    "set contempt: '{}' is not a number of centidiscs",
+                    excerpt(value, 12)
+                )),
+            },
+            _ => vec![Effect::Log(format!(
+                "nboard: ignored: set {}",
+                excerpt(rest, 40)
+            ))],
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Vec<Effect> {
+        let sq = text.split('/').next().unwrap_or("").trim();
+        match parse_othello_move(sq) {
+            Ok(mv) => match self.game.try_play(mv) {
+                Ok(_) => Vec::new(),
+                Err(e) => self.refuse(format!("move {}: {e}", excerpt(text, 20))),
+            },
+            Err(e) => self.refuse(format!("move: {e}")),
+        }
+    }
+
+    fn info_line(&self, kind: &str, pv: &str, score: i32, depth: u32, exact: bool) -> String {
+        let depth_text = if exact {
+            format!("{depth}@100%")
+        } else {
+            depth.to_string()
+        };
+        format!("{kind} {pv} {} 0 {depth_text}", disc_text(score))
+    }
+}
+
+/// Engine score → eval text in discs, e.g. `2.00`, `-1.50`.
+fn disc_text(score: i32) -> String {
+    format!("{:.2}", score as f64 / SCORE_PER_DISC as f64)
+}
+
+/// A PV without spaces, as NBoard wants (`F5-D6-C3`).
+fn pv_text(moves: &[Move]) -> String {
+    let names: Vec<String> = moves
+        .iter()
+        .map(|&m| othello_move_name(m).to_ascii_uppercase())
+        .collect();
+    names.join("-")
+}
+
+/// The move to play from a result: the engine's best when legal, else the first legal move.
+fn chosen_move(pos: &Othello, info: &SearchInfo) -> Option<Move> {
+    if let Some(best) = info.best.filter(|&m| pos.is_legal(m)) {
+        return Some(best);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.first().copied()
+}
+
+impl Session for Nboard {
+    fn line(&mut self, line: &str, _at: Instant) -> Vec<Effect> {
+        let (cmd, rest) = command_word(line);
+        match cmd.as_str() {
+            "" => Vec::new(),
+            "nboard" => match rest.parse::<u32>() {
+                Ok(v) => {
+                    self.version = Some(v);
+                    vec![Effect::Send("set myname xorboard".into())]
+                }
+                Err(_) => self.refuse(format!(
+                    "nboard: '{}' is not a protocol version",
+                    excerpt(rest, 12)
+                )),
+            },
+            "set" => self.set(rest),
+            "move" => self.play(rest),
+            "go" => self.go(),
+            "hint" => self.hint(rest),
+            "analyze" => self.analyze(),
+            "ping" => vec![Effect::Send(
+                format!("pong {}", excerpt(rest, 40)).trim_end().to_string(),
+            )],
+            "learn" => vec![Effect::Send("learned".into())],
+            "quit" => vec![Effect::Quit],
+            _ if cmd.len() == 2 && rest.is_empty() && parse_othello_move(&cmd).is_ok() => {
+                self.play(&cmd)
+            }
+            _ => vec![Effect::Log(format!(
+                "nboard: ignored unknown command '{}'",
+                excerpt(line, 40)
+            ))],
+        }
+    }
+
+    fn progress(&mut self, id: u64, info: &SearchInfo) -> Vec<Effect> {
+        let Some(task) = self.task.as_mut().filter(|t| t.id == id) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if info.elapsed_ms >= task.stats_ms + 250 {
+            task.stats_ms = info.elapsed_ms;
+            out.push(Effect::Send(format!(
+                "nodestats {} {:.2}",
+                info.nodes,
+                info.elapsed_ms as f64 / 1000.0
+            )));
+        }
+        let streams = matches!(task.job, Job::Hint { child: None, .. } | Job::Go);
+        if streams && info.depth > task.reported_depth && !info.pv.is_empty() {
+            task.reported_depth = info.depth;
+            let (pv, score, depth, exact) = (pv_text(&info.pv), info.score, info.depth, info.exact);
+            out.push(Effect::Send(
+                self.info_line("search", &pv, score, depth, exact),
+            ));
+        }
+        out
+    }
+
+    fn done(&mut self, id: u64, info: &SearchInfo) -> Vec<Effect> {
+        let Some(task) = self.task.take().filter(|t| t.id == id) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        match task.job {
+            Job::Go => {
+                let mv = chosen_move(&task.root, info);
+                let secs = info.elapsed_ms as f64 / 1000.0;
+                out.push(Effect::Send(format!("nodestats {} {secs:.2}", info.nodes)));
+                out.push(Effect::Send(match mv {
+                    Some(m) => format!(
+                        "=== {}/{}/{secs:.2}",
+                        othello_move_name(m).to_ascii_uppercase(),
+                        disc_text(info.score)
+                    ),
+                    None => "=== PA".into(),
+                }));
+                out.push(Effect::Send("status".into()));
+            }
+            Job::Hint {
+                n,
+                child,
+                mut others,
+                mut found,
+            } => {
+                match child {
+                    None => {
+                        let best = chosen_move(&task.root, info);
+                        let pv = if info.pv.first().copied() == best && best.is_some() {
+                            info.pv.clone()
+                        } else {
+                            best.into_iter().collect()
+                        };
+                        if !pv.is_empty() {
+                            out.push(Effect::Send(self.info_line(
+                                "search",
+                                &pv_text(&pv),
+                                info.score,
+                                info.depth.max(1),
+                                info.exact,
+                            )));
+                        }
+                        if n > 1 {
+                            task.root.legal_moves(&mut others);
+                            others.retain(|&m| Some(m) != best);
+                        }
+                    }
+                    Some(m) => {
+                        let mut pv = vec![m];
+                        pv.extend(info.pv.iter().copied());
+                        found.push((m, pv_text(&pv), info.clone()));
+                    }
+                }
+                if !task.cancelled
+                    && let Some(m) = others.pop()
+                {
+                    let mut pos = task.root.clone();
+                    pos.play(m);
+                    let depth = self.depth_for(&task.root).saturating_sub(1).max(1);
+                    let job = Job::Hint {
+                        n,
+                        child: Some(m),
+                        others,
+                        found,
+                    };
+                    out.extend(self.start(job, task.root, pos, depth));
+                    return out;
+                }
+                // The other moves, best first (a child's score is the opponent's).
+                found.sort_by_key(|(_, _, i)| i.score);
+                for (_, pv, i) in found.iter().take(n.saturating_sub(1)) {
+                    out.push(Effect::Send(self.info_line(
+                        "search",
+                        pv,
+                        -i.score,
+                        i.depth + 1,
+                        i.exact,
+                    )));
+                }
+                out.push(Effect::Send("status".into()));
+            }
+            Job::Analyze { mut todo } => {
+                if !todo.is_empty() {
+                    let (ply, _) = todo.remove(0);
+                    out.push(Effect::Send(format!(
+                        "analysis {ply} {}",
+                        disc_text(info.score)
+                    )));
+                }
+                if task.cancelled {
+                    out.push(Effect::Send("status".into()));
+                } else {
+                    out.extend(self.next_analysis(todo));
+                }
+            }
+        }
+        out
+    }
+
+    fn searching(&self) -> Option<u64> {
+        self.task.as_ref().map(|t| t.id)
+    }
+
+    fn arrival(&self, line: &str) -> Arrival {
+        if line.trim().is_empty() {
+            Arrival::Queue
+        } else {
+            Arrival::Interrupt
+        }
+    }
+
+    fn interrupt(&mut self) -> Vec<Effect> {
+        match self.task.as_mut() {
+            Some(t) => {
+                t.cancelled = true;
+                vec![Effect::Stop]
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake_done(s: &mut Nboard, effects: &[Effect]) -> Vec<Effect> {
+        let mut out = Vec::new();
+        for e in effects {
+            if let Effect::Search(req) = e {
+                let AnyGame::Othello(pos) = &req.position else {
+                    panic!("othello position expected")
+                };
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                let info = SearchInfo {
+                    depth: req.depth.unwrap_or(1),
+                    best: moves.first().copied(),
+                    pv: moves.first().copied().into_iter().collect(),
+                    score: 2,
+                    ..SearchInfo::default()
+                };
+                let next = s.done(req.id, &info);
+                out.extend(next.clone());
+                out.extend(fake_done(s, &next));
+            }
+        }
+        out
+    }
+
+    fn sent(effects: &[Effect]) -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Send(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn go_answers_a_legal_move_and_keeps_the_board() {
+        let mut s = Nboard::new(Keys::default_keys());
+        let now = Instant::now();
+        assert_eq!(sent(&s.line("nboard 2", now)), ["set myname xorboard"]);
+        assert!(s.line("set depth 3", now).is_empty());
+        let e = s.line("go", now);
+        let out = sent(&fake_done(&mut s, &e));
+        assert!(out.iter().any(|l| l == "=== D3/2.00/0.00"), "{out:?}");
+        assert_eq!(s.game().ply(), 0);
+        assert!(s.line("move d3", now).is_empty());
+        assert_eq!(s.game().ply(), 1);
+    }
+
+    #[test]
+    fn hint_lists_other_moves() {
+        let mut s = Nboard::new(Keys::default_keys()).with_depth(2);
+        let e = s.line("hint 3", Instant::now());
+        let out = sent(&fake_done(&mut s, &e));
+        let searches = out.iter().filter(|l| l.starts_with("search ")).count();
+        assert_eq!(searches, 3, "{out:?}");
+        assert_eq!(out.last().map(String::as_str), Some("status"));
+    }
+
+    #[test]
+    fn analyze_covers_every_position() {
+        let mut s = Nboard::new(Keys::default_keys()).with_depth(2);
+        let now = Instant::now();
+        for m in ["move f5", "move d6", "move c3"] {
+            assert!(s.line(m, now).is_empty());
+        }
+        let e = s.line("analyze", now);
+        let out = sent(&fake_done(&mut s, &e));
+        let plies: Vec<&str> = out
+            .iter()
+            .filter_map(|l| l.strip_prefix("analysis "))
+            .map(|l| l.split(' ').next().unwrap_or(""))
+            .collect();
+        assert_eq!(plies, ["3", "2", "1", "0"]);
+        assert!(s.searching().is_none());
+    }
+
+    #[test]
+    fn refused_lines_change_nothing() {
+        let mut s = Nboard::new(Keys::default_keys());
+        let now = Instant::now();
+        s.line("move f5", now);
+        let before = s.snapshot();
+        for bad in [
+            "move f5",
+            "move z9",
+            "set depth 0",
+            "set depth x",
+            "set game (;GM[Othello]B[A1];)",
+            "set contempt nan",
+            "hint 0",
+            "frobnicate",
+        ] {
+            let e = s.line(bad, now);
+            assert!(e.iter().any(|e| matches!(e, Effect::Log(_))), "{bad}");
+            assert_eq!(s.snapshot(), before, "{bad}");
+        }
+    }
+}
