@@ -291,14 +291,17 @@ pub(crate) fn command_word(line: &str) -> (String, &str) {
     }
 }
 
-/// A line cut to at most `n` characters for an error message.
+/// A line cut to at most `n` characters for an error message, control characters shown as `?`
+/// (so an echo is always one clean line).
 pub(crate) fn excerpt(line: &str, n: usize) -> String {
     let t = line.trim();
-    if t.chars().count() <= n {
-        t.to_string()
-    } else {
-        let mut s: String = t.chars().take(n).collect();
+    let mut s: String = t
+        .chars()
+        .take(n)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if t.chars().count() > n {
         s.push('…');
-        s
     }
+    s
 }
