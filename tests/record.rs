@@ -2,7 +2,7 @@
 //! every parser survives random text and random bytes; saving is atomic.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use xorboard::commands::AnyGame;
@@ -61,7 +61,7 @@ fn same_game(a: &AnyGame, b: &AnyGame) -> Result<(), String> {
 }
 
 /// Text round trip (explicit and detected format) and file round trip through `save`/`load`.
-fn round_trips(game: &AnyGame, dir: &PathBuf, tag: &str) -> Result<(), String> {
+fn round_trips(game: &AnyGame, dir: &Path, tag: &str) -> Result<(), String> {
     let keys = Keys::default_keys();
     let rec = Record::from_game(game);
     let kind = rec.kind;

@@ -186,13 +186,11 @@ pub fn parse_ggf(text: &str) -> Result<Record, String> {
     let mut move_props = Vec::new();
     for p in props {
         match p.key.as_str() {
-            "GM" => {
-                if !p.value.trim().eq_ignore_ascii_case("othello") {
-                    return Err(format!(
-                        "GGF: GM[{}]: only Othello games are supported",
-                        shorten(p.value.trim(), 20)
-                    ));
-                }
+            "GM" if !p.value.trim().eq_ignore_ascii_case("othello") => {
+                return Err(format!(
+                    "GGF: GM[{}]: only Othello games are supported",
+                    shorten(p.value.trim(), 20)
+                ));
             }
             "TY" => {
                 let t = p.value.trim().to_ascii_lowercase();

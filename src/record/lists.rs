@@ -73,10 +73,10 @@ pub(super) fn guess_list_format(text: &str) -> super::Format {
         return Format::Transcript;
     }
     let body: Vec<&str> = content_lines(text).map(|(_, l)| l).collect();
-    if split_othello_transcript(&body.join(" ")).is_ok() {
-        if parse_transcript(text).is_ok() || parse_rif_list(text).is_err() {
-            return Format::Transcript;
-        }
+    if split_othello_transcript(&body.join(" ")).is_ok()
+        && (parse_transcript(text).is_ok() || parse_rif_list(text).is_err())
+    {
+        return Format::Transcript;
     }
     Format::RifList
 }
