@@ -102,8 +102,9 @@ impl Cell {
     }
 }
 
-/// A move: a cell index, or a pass. Fits in 16 bits so a TT entry can store it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A move: a cell index, or a pass. Fits in 16 bits so a TT entry can store it. Serialises as
+/// its raw 16-bit number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct Move(u16);
 
 impl Move {

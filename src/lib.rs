@@ -14,9 +14,12 @@
 
 pub mod book;
 pub mod commands;
+pub mod engine;
 pub mod game;
 pub mod lesson;
 pub mod perft;
 pub mod protocol;
 pub mod record;
+pub mod search;
+pub mod tt;
 pub mod zobrist;

@@ -1,0 +1,836 @@
+//! The alpha-beta searcher shared by both games: iterative deepening over a negamax principal
+//! variation search with a transposition table, killer and history move ordering, aspiration
+//! windows, and limits by depth, time and nodes.
+//!
+//! What it promises:
+//! - [`Searcher::search`] returns a best move whenever the position has a legal move, and stops
+//!   within a few milliseconds of the stop flag being set (it polls every 1024 nodes);
+//! - it calls `progress` at most every ~30 ms and after every completed depth, with cumulative
+//!   figures, and publishes its TT counters to the table just before;
+//! - the TT is probed before anything else at each node and narrows `[alpha, beta]` by its bound
+//!   (seed 000); the stored move is used only if it is among the moves generated here;
+//! - scores are from the side to move's point of view: Othello in centi-discs internally
+//!   ([`SearchStats::score`] rounds to discs), Gomoku in pattern points with wins at
+//!   `±(WIN − plies)`.
+//!
+//! Each game plugs in through [`Searchable`]: move generation with ordering scores, a static
+//! evaluation, and an `exact_hook` through which an exact endgame solver can answer small
+//! positions.
+
+pub mod gomoku;
+pub mod othello;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use ahash::AHashMap;
+
+use crate::game::{Game, GameKind, Move};
+use crate::tt::{Bound, Entry, Table, TtCounters, TtStats, size_class};
+
+/// Deepest ply a search may reach.
+pub const MAX_PLY: usize = 128;
+/// Bigger than any score.
+pub const INF: i32 = 32_000;
+/// A win at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are wins or losses at a known distance.
+pub const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+/// Depth stored with results that are exact to the end of the game.
+pub const DEPTH_EXACT: u8 = 250;
+
+/// When to stop. `None` everywhere means "until stopped".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    pub fn time(t: Duration) -> Limits {
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A progress snapshot or the final result of a search.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SearchStats {
+    /// Last completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    pub nps: u64,
+    /// Side-to-move view: Othello disc difference (rounded estimate unless `exact`), Gomoku
+    /// pattern points, `±(WIN − plies)` for a proven result (see [`score_text`]).
+    pub score: i32,
+    /// The internal score: Othello in centi-discs, Gomoku as `score`.
+    pub raw_score: i32,
+    pub best: Option<Move>,
+    pub pv: Vec<Move>,
+    /// Othello: solved to the end; Gomoku: a proven win or loss.
+    pub exact: bool,
+}
+
+/// A score as text: Othello `+6` / `-2.4` (estimate), Gomoku `+120`, `win in 3`, `loss in 2`
+/// (moves of the side to move).
+pub fn score_text(kind: GameKind, score: i32) -> String {
+    if kind == GameKind::Gomoku && score.abs() >= WIN_BOUND {
+        let plies = WIN - score.abs();
+        let moves = (plies + 1) / 2;
+        return if score > 0 {
+            format!("win in {moves}")
+        } else {
+            format!("loss in {moves}")
+        };
+    }
+    format!("{score:+}")
+}
+
+/// A move with its ordering score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub mv: Move,
+    pub score: i32,
+}
+
+/// What a game's move generator found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Gen {
+    /// The game is over; the exact score for the side to move.
+    Terminal(i32),
+    /// A move that wins at once, with its score.
+    WinNow(Move, i32),
+    /// `out` holds the candidate moves.
+    Moves,
+}
+
+/// A static evaluation: the score, and whether it is the exact value (game over, forced result).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Eval {
+    pub score: i32,
+    pub exact: bool,
+}
+
+/// What a game supplies to the generic search.
+pub trait Searchable: Game {
+    /// Aspiration half-window for iterative deepening (`None`: full window every iteration).
+    const ASPIRATION: Option<i32>;
+
+    /// Fill `out` with the candidate moves and a static ordering score each (bigger = first),
+    /// or report a finished game or an immediate win. `depth` is the remaining depth (cheap
+    /// ordering near the leaves).
+    fn generate(&mut self, ply: usize, depth: i32, out: &mut Vec<Scored>) -> Gen;
+
+    /// Static evaluation for the side to move (`ply` from the root, for win distances).
+    fn evaluate(&mut self, ply: usize) -> Eval;
+
+    /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
+    /// empties): a fail-soft score for the window `(alpha, beta)`. `depth` is the remaining
+    /// depth of the search. Default: never.
+    fn exact_hook(
+        &mut self,
+        _depth: i32,
+        _alpha: i32,
+        _beta: i32,
+        _nodes: &mut u64,
+    ) -> Option<i32> {
+        None
+    }
+
+    /// The deepest iteration worth running (e.g. Othello: the end of the game).
+    fn max_depth(&self) -> u32 {
+        MAX_PLY as u32 / 2
+    }
+
+    /// The user-facing score of an internal one.
+    fn display_score(raw: i32) -> i32 {
+        raw
+    }
+}
+
+/// Where the searcher keeps transpositions.
+pub enum TtStore {
+    /// No table (the bench's `none` row).
+    None,
+    /// The shared fixed-size table.
+    Table(Arc<Table>),
+    /// Seed 000's design: an unbounded hash map that never replaces (the bench's `map` row).
+    Map(Box<AHashMap<u64, Entry>>),
+}
+
+impl TtStore {
+    fn table(&self) -> Option<&Arc<Table>> {
+        match self {
+            TtStore::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn probe<const C: bool>(&self, key: u64, c: &mut TtCounters) -> Option<Entry> {
+        match self {
+            TtStore::None => None,
+            TtStore::Table(t) => t.probe::<C>(key, c),
+            TtStore::Map(m) => {
+                let r = m.get(&key).copied();
+                if C {
+                    c.probes += 1;
+                    if r.is_some() {
+                        c.hits += 1;
+                    } else {
+                        c.misses += 1;
+                    }
+                }
+                r
+            }
+        }
+    }
+
+    #[inline]
+    fn store<const C: bool>(&mut self, e: Entry, c: &mut TtCounters) {
+        match self {
+            TtStore::None => {}
+            TtStore::Table(t) => {
+                t.store::<C>(e, c);
+            }
+            TtStore::Map(m) => {
+                let old = m.insert(e.key, e);
+                if C {
+                    if old.is_some() {
+                        c.updates += 1;
+                    } else {
+                        c.fills += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+const HISTORY_CAP: i32 = 60_000;
+const ORDER_TT: i32 = i32::MAX;
+const ORDER_KILLER: i32 = i32::MAX - 2;
+/// Nodes between polls of the clock and the stop flag.
+const POLL_MASK: u64 = 1023;
+const PROGRESS_EVERY: Duration = Duration::from_millis(30);
+
+/// What one search is allowed and has done so far (reset by each `search`).
+struct Run<'a> {
+    stop: &'a AtomicBool,
+    progress: &'a mut dyn FnMut(&SearchStats),
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    last_progress: Instant,
+    stopped: bool,
+    /// Result of the last completed iteration.
+    best: SearchStats,
+}
+
+/// The searcher of one game type. Keeps its TT handle, history and killers between searches.
+pub struct Searcher<G: Searchable> {
+    tt: TtStore,
+    counters: TtCounters,
+    count_stats: bool,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    lists: Vec<Vec<Scored>>,
+    pv: Vec<Vec<Move>>,
+    nodes: u64,
+    seldepth: usize,
+    heuristic_leaves: u64,
+    root_depth: i32,
+    _game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Searchable> Searcher<G> {
+    /// A searcher using the shared table.
+    pub fn new(tt: Arc<Table>) -> Self {
+        Self::with_store(TtStore::Table(tt))
+    }
+
+    /// A searcher with any transposition store (the bench compares them).
+    pub fn with_store(tt: TtStore) -> Self {
+        let cells = crate::zobrist::MAX_CELLS + 1;
+        Searcher {
+            tt,
+            counters: TtCounters::default(),
+            count_stats: true,
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * cells],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            nodes: 0,
+            seldepth: 0,
+            heuristic_leaves: 0,
+            root_depth: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Count TT statistics (default) or compile the counting out of the hot path.
+    pub fn set_counting(&mut self, on: bool) {
+        self.count_stats = on;
+    }
+
+    /// The table, if this searcher uses one.
+    pub fn table(&self) -> Option<&Arc<Table>> {
+        self.tt.table()
+    }
+
+    /// Replace the transposition store.
+    pub fn set_store(&mut self, tt: TtStore) {
+        self.tt = tt;
+    }
+
+    /// TT statistics of this searcher's store: the table's snapshot, or (map and none) this
+    /// searcher's own counts.
+    pub fn tt_stats(&mut self) -> TtStats {
+        self.publish();
+        match &self.tt {
+            TtStore::Table(t) => t.stats(),
+            _ => {
+                let mut s = TtStats::default();
+                self.counters.add_to(&mut s);
+                s
+            }
+        }
+    }
+
+    /// Forget history and killers (a new game).
+    pub fn reset_ordering(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
+    }
+
+    fn publish(&mut self) {
+        if let TtStore::Table(t) = &self.tt {
+            t.publish(&mut self.counters);
+        }
+    }
+
+    /// Iterative deepening from `game`. `progress` gets cumulative stats at most every ~30 ms
+    /// and after each completed depth. Returns the final stats (`best` is `Some` if any legal
+    /// move exists).
+    pub fn search(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SearchStats),
+    ) -> SearchStats {
+        let start = Instant::now();
+        let mut run = Run {
+            stop,
+            progress,
+            start,
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            last_progress: start,
+            stopped: false,
+            best: SearchStats::default(),
+        };
+        if let TtStore::Table(t) = &self.tt {
+            t.new_search();
+        }
+        if let TtStore::Map(m) = &mut self.tt {
+            m.clear();
+        }
+        self.nodes = 0;
+        self.seldepth = 0;
+        for h in self.history.iter_mut() {
+            *h /= 4;
+        }
+        let mut g = game.clone();
+        let max_depth = limits
+            .depth
+            .unwrap_or(u32::MAX)
+            .clamp(1, g.max_depth().max(1))
+            .min(MAX_PLY as u32 - 8);
+
+        // Root moves.
+        let mut root = Vec::new();
+        match g.generate(0, max_depth as i32, &mut root) {
+            Gen::Terminal(s) => {
+                run.best.score = G::display_score(s);
+                run.best.raw_score = s;
+                run.best.exact = true;
+                return self.finish(&mut run);
+            }
+            Gen::WinNow(mv, s) => {
+                run.best.depth = 1;
+                run.best.best = Some(mv);
+                run.best.pv = vec![mv];
+                run.best.score = G::display_score(s);
+                run.best.raw_score = s;
+                run.best.exact = true;
+                self.nodes = 1;
+                return self.finish(&mut run);
+            }
+            Gen::Moves => {}
+        }
+        root.sort_by_key(|s| std::cmp::Reverse(s.score));
+        // The TT move of an earlier search goes first.
+        if let Some(e) = self.tt.probe::<false>(g.hash(), &mut self.counters)
+            && e.key == g.hash()
+            && let Some(i) = root.iter().position(|s| s.mv == e.mv)
+        {
+            root[..=i].rotate_right(1);
+        }
+        run.best.best = root.first().map(|s| s.mv);
+        run.best.pv = run.best.best.into_iter().collect();
+
+        let mut prev: Option<i32> = None;
+        for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
+            self.heuristic_leaves = 0;
+            let score = self.aspiration(&mut g, &mut root, depth as i32, prev, &mut run);
+            if run.stopped {
+                break;
+            }
+            prev = Some(score);
+            let mut pv = self.pv[0].clone();
+            self.extend_pv(&mut g, &mut pv);
+            let proven = score.abs() >= WIN_BOUND;
+            run.best.depth = depth;
+            run.best.score = G::display_score(score);
+            run.best.raw_score = score;
+            run.best.best = pv.first().copied().or(run.best.best);
+            run.best.pv = pv;
+            run.best.exact = proven || self.heuristic_leaves == 0;
+            self.report(&mut run);
+            if run.best.exact && (self.heuristic_leaves == 0 || score >= WIN_BOUND) {
+                break;
+            }
+            if let (Some(d), Some(t)) = (run.deadline, limits.time)
+                && Instant::now() + t.mul_f64(0.55) > d
+            {
+                break;
+            }
+        }
+        self.finish(&mut run)
+    }
+
+    fn finish(&mut self, run: &mut Run<'_>) -> SearchStats {
+        let mut s = run.best.clone();
+        self.fill_timing(&mut s, run.start);
+        self.publish();
+        s
+    }
+
+    fn fill_timing(&self, s: &mut SearchStats, start: Instant) {
+        let el = start.elapsed();
+        s.nodes = self.nodes;
+        s.seldepth = self.seldepth as u32;
+        s.elapsed_ms = el.as_millis() as u64;
+        s.nps = (self.nodes as f64 / el.as_secs_f64().max(1e-6)) as u64;
+    }
+
+    fn report(&mut self, run: &mut Run<'_>) {
+        self.publish();
+        let mut s = run.best.clone();
+        self.fill_timing(&mut s, run.start);
+        (run.progress)(&s);
+        run.last_progress = Instant::now();
+    }
+
+    /// Follow TT moves past the end of a (cut-short) PV.
+    fn extend_pv(&mut self, g: &mut G, pv: &mut Vec<Move>) {
+        let mut played = 0;
+        for &mv in pv.iter() {
+            if !g.is_legal(mv) {
+                break;
+            }
+            g.play(mv);
+            played += 1;
+        }
+        if played == pv.len() {
+            while pv.len() < 32 {
+                let Some(e) = self.tt.probe::<false>(g.hash(), &mut self.counters) else {
+                    break;
+                };
+                if e.key != g.hash() || e.mv.is_none() || !g.is_legal(e.mv) {
+                    break;
+                }
+                g.play(e.mv);
+                played += 1;
+                pv.push(e.mv);
+            }
+        }
+        pv.truncate(played);
+        for _ in 0..played {
+            g.undo();
+        }
+    }
+
+    fn aspiration(
+        &mut self,
+        g: &mut G,
+        root: &mut [Scored],
+        depth: i32,
+        prev: Option<i32>,
+        run: &mut Run<'_>,
+    ) -> i32 {
+        let (mut alpha, mut beta, mut delta) = match (G::ASPIRATION, prev) {
+            (Some(d), Some(p)) if depth >= 4 && p.abs() < WIN_BOUND => (p - d, p + d, d),
+            _ => (-INF, INF, INF),
+        };
+        loop {
+            let s = self.root_search(g, root, depth, alpha, beta, run);
+            if run.stopped {
+                return s;
+            }
+            if s <= alpha && alpha > -INF {
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta && beta < INF {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 2000 {
+                alpha = if s <= alpha + delta { -INF } else { alpha };
+                beta = if s >= beta - delta { INF } else { beta };
+            }
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        g: &mut G,
+        root: &mut [Scored],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        run: &mut Run<'_>,
+    ) -> i32 {
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_i = 0;
+        self.pv[0].clear();
+        let before = self.nodes;
+        for (i, mv) in root.iter().map(|s| s.mv).enumerate() {
+            g.play(mv);
+            let s = if i == 0 {
+                -self.pvs(g, depth - 1, 1, -beta, -alpha, run)
+            } else {
+                let s = -self.pvs(g, depth - 1, 1, -alpha - 1, -alpha, run);
+                if s > alpha && s < beta && !run.stopped {
+                    -self.pvs(g, depth - 1, 1, -beta, -alpha, run)
+                } else {
+                    s
+                }
+            };
+            g.undo();
+            if run.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                best_i = i;
+                if s > alpha {
+                    alpha = s;
+                    self.set_pv(0, mv);
+                    if i > 0 || depth == 1 {
+                        // A new best found inside this iteration is good to play if stopped.
+                        run.best.best = Some(mv);
+                    }
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if run.stopped {
+            return best;
+        }
+        root[..=best_i].rotate_right(1);
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let e = Entry {
+            key: g.hash(),
+            score: to_tt(best, 0),
+            mv: root[0].mv,
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            age: 0,
+            size: size_class(self.nodes - before),
+        };
+        self.store(e);
+        best
+    }
+
+    #[inline]
+    fn store(&mut self, e: Entry) {
+        if self.count_stats {
+            self.tt.store::<true>(e, &mut self.counters);
+        } else {
+            self.tt.store::<false>(e, &mut self.counters);
+        }
+    }
+
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        if self.count_stats {
+            self.tt.probe::<true>(key, &mut self.counters)
+        } else {
+            self.tt.probe::<false>(key, &mut self.counters)
+        }
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn poll(&mut self, run: &mut Run<'_>) {
+        if run.stop.load(Relaxed) || self.nodes >= run.node_limit {
+            run.stopped = true;
+            return;
+        }
+        let now = Instant::now();
+        if let Some(d) = run.deadline
+            && now >= d
+        {
+            run.stopped = true;
+            return;
+        }
+        if now.duration_since(run.last_progress) >= PROGRESS_EVERY {
+            self.report(run);
+        }
+    }
+
+    fn pvs(
+        &mut self,
+        g: &mut G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        run: &mut Run<'_>,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 {
+            self.poll(run);
+        }
+        if run.stopped {
+            return 0;
+        }
+        self.pv[ply].clear();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let key = g.hash();
+        let mut tt_move = Move::NONE;
+        if let Some(e) = self.probe(key) {
+            tt_move = e.mv;
+            if e.depth as i32 >= depth {
+                let s = from_tt(e.score as i32, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => {
+                        alpha = alpha.max(s);
+                        alpha >= beta
+                    }
+                    Bound::Upper => {
+                        beta = beta.min(s);
+                        alpha >= beta
+                    }
+                };
+                if cut {
+                    self.counters.usable_hits += self.count_stats as u64;
+                    return s;
+                }
+            }
+        }
+        if let Some(s) = g.exact_hook(depth, alpha, beta, &mut self.nodes) {
+            let bound = if s <= alpha {
+                Bound::Upper
+            } else if s >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.store(Entry {
+                key,
+                score: to_tt(s, ply),
+                mv: Move::NONE,
+                depth: DEPTH_EXACT,
+                bound,
+                age: 0,
+                size: 0,
+            });
+            return s;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            let e = g.evaluate(ply);
+            if !e.exact {
+                self.heuristic_leaves += 1;
+            }
+            return e.score;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let r = g.generate(ply, depth, &mut list);
+        let result = match r {
+            Gen::Terminal(s) => s,
+            Gen::WinNow(mv, s) => {
+                self.pv[ply].clear();
+                self.pv[ply].push(mv);
+                s
+            }
+            Gen::Moves => self.search_moves(g, &mut list, tt_move, depth, ply, alpha, beta, run),
+        };
+        self.lists[ply] = list;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        g: &mut G,
+        list: &mut [Scored],
+        tt_move: Move,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        run: &mut Run<'_>,
+    ) -> i32 {
+        let alpha0 = alpha;
+        let side = g.side_to_move().index();
+        let cells = self.history.len() / 2;
+        let killers = self.killers[ply];
+        for s in list.iter_mut() {
+            s.score = if s.mv == tt_move {
+                ORDER_TT
+            } else if s.mv == killers[0] {
+                ORDER_KILLER
+            } else if s.mv == killers[1] {
+                ORDER_KILLER - 1
+            } else {
+                let h = s.mv.cell().map_or(0, |c| self.history[side * cells + c]);
+                s.score.clamp(-(1 << 14), 1 << 14) * 65_536 + h
+            };
+        }
+        let ext = (list.len() == 1 && (ply as i32) < 2 * self.root_depth + 4) as i32;
+        let before = self.nodes;
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        for i in 0..list.len() {
+            // Selection sort step: the best remaining move to position i.
+            let mut bi = i;
+            for j in i + 1..list.len() {
+                if list[j].score > list[bi].score {
+                    bi = j;
+                }
+            }
+            list.swap(i, bi);
+            let mv = list[i].mv;
+            g.play(mv);
+            let d = depth - 1 + ext;
+            let s = if i == 0 {
+                -self.pvs(g, d, ply + 1, -beta, -alpha, run)
+            } else {
+                let s = -self.pvs(g, d, ply + 1, -alpha - 1, -alpha, run);
+                if s > alpha && s < beta && !run.stopped {
+                    -self.pvs(g, d, ply + 1, -beta, -alpha, run)
+                } else {
+                    s
+                }
+            };
+            g.undo();
+            if run.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = mv;
+                if s > alpha {
+                    alpha = s;
+                    self.set_pv(ply, mv);
+                    if alpha >= beta {
+                        if mv != killers[0] && mv != tt_move {
+                            self.killers[ply] = [mv, killers[0]];
+                        }
+                        if let Some(c) = mv.cell() {
+                            let h = &mut self.history[side * cells + c];
+                            *h += depth * depth;
+                            if *h > HISTORY_CAP {
+                                for v in self.history.iter_mut() {
+                                    *v /= 2;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(Entry {
+            key: g.hash(),
+            score: to_tt(best, ply),
+            mv: best_move,
+            depth: depth.clamp(0, 249) as u8,
+            bound,
+            age: 0,
+            size: size_class(self.nodes - before),
+        });
+        best
+    }
+}
+
+/// A score as stored: wins counted from this node rather than from the root.
+#[inline]
+fn to_tt(s: i32, ply: usize) -> i16 {
+    let s = if s >= WIN_BOUND {
+        s + ply as i32
+    } else if s <= -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    };
+    s.clamp(-INF, INF) as i16
+}
+
+#[inline]
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}

@@ -1,0 +1,232 @@
+//! Othello for the generic search: move generation with fastest-first ordering and a static
+//! evaluation in centi-discs (mobility, potential mobility, corners, X- and C-squares, stable
+//! edge discs, parity), exact disc difference once the game is over.
+//!
+//! The seam for an exact endgame solver is [`Searchable::exact_hook`]; it is the only place an
+//! Othello solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
+
+use super::{Eval, Gen, Scored};
+use crate::game::Move;
+use crate::game::othello::{Othello, flips, moves};
+
+/// Internal score units per disc.
+pub const DISC: i32 = 100;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// Static square values for move ordering (a1 = index 0, row-major).
+#[rustfmt::skip]
+const SQUARE: [i32; 64] = [
+    100, -30, 10,  5,  5, 10, -30, 100,
+    -30, -50, -2, -2, -2, -2, -50, -30,
+     10,  -2,  1,  1,  1,  1,  -2,  10,
+      5,  -2,  1,  0,  0,  1,  -2,   5,
+      5,  -2,  1,  0,  0,  1,  -2,   5,
+     10,  -2,  1,  1,  1,  1,  -2,  10,
+    -30, -50, -2, -2, -2, -2, -50, -30,
+    100, -30, 10,  5,  5, 10, -30, 100,
+];
+
+/// (corner, X-square, C-square, C-square) for the four corners.
+const CORNER_GROUPS: [(u32, u32, u32, u32); 4] = [
+    (0, 9, 1, 8),
+    (7, 14, 6, 15),
+    (56, 49, 57, 48),
+    (63, 54, 62, 55),
+];
+
+/// Squares next to any square of `b`.
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// Discs of `p` on the edges that cannot be flipped: runs from an owned corner along an edge,
+/// and whole filled edges.
+fn stable_edges(p: u64, o: u64) -> u64 {
+    let full = p | o;
+    let mut s = 0u64;
+    // (corner, step) walks along the four edges in both directions.
+    const WALKS: [(i32, i32); 8] = [
+        (0, 1),
+        (0, 8),
+        (7, -1),
+        (7, 8),
+        (56, 1),
+        (56, -8),
+        (63, -1),
+        (63, -8),
+    ];
+    for &(c, step) in &WALKS {
+        if p & (1 << c) == 0 {
+            continue;
+        }
+        let mut sq = c;
+        for _ in 0..8 {
+            if p & (1 << sq) == 0 {
+                break;
+            }
+            s |= 1 << sq;
+            sq += step;
+            if !(0..64).contains(&sq) {
+                break;
+            }
+        }
+    }
+    const EDGES: [u64; 4] = [
+        0x0000_0000_0000_00FF,
+        0xFF00_0000_0000_0000,
+        0x0101_0101_0101_0101,
+        0x8080_8080_8080_8080,
+    ];
+    for e in EDGES {
+        if full & e == e {
+            s |= p & e;
+        }
+    }
+    s
+}
+
+/// The final score (empties to the winner) in internal units.
+#[inline]
+pub fn final_score(p: u64, o: u64) -> i32 {
+    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
+    let e = 64 - np - no;
+    let d = match np.cmp(&no) {
+        std::cmp::Ordering::Greater => np - no + e,
+        std::cmp::Ordering::Less => np - no - e,
+        std::cmp::Ordering::Equal => 0,
+    };
+    d * DISC
+}
+
+/// Static evaluation of `(p, o)` for the player `p` to move, in centi-discs.
+pub fn evaluate(p: u64, o: u64) -> Eval {
+    let mp = moves(p, o);
+    let mo = moves(o, p);
+    if mp == 0 && mo == 0 {
+        return Eval {
+            score: final_score(p, o),
+            exact: true,
+        };
+    }
+    let empty = !(p | o);
+    let n_empty = empty.count_ones() as i32;
+    let mobility = mp.count_ones() as i32 - mo.count_ones() as i32;
+    let potential =
+        (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    let mut xsq = 0;
+    let mut csq = 0;
+    for &(c, x, c1, c2) in &CORNER_GROUPS {
+        if empty & (1 << c) != 0 {
+            xsq += ((p >> x) & 1) as i32 - ((o >> x) & 1) as i32;
+            csq += ((p >> c1) & 1) as i32 - ((o >> c1) & 1) as i32;
+            csq += ((p >> c2) & 1) as i32 - ((o >> c2) & 1) as i32;
+        }
+    }
+    let stable = stable_edges(p, o).count_ones() as i32 - stable_edges(o, p).count_ones() as i32;
+    let discs = p.count_ones() as i32 - o.count_ones() as i32;
+    // Phase: 0 at the start (60 empties) to 1 at the end.
+    let late = (60 - n_empty).clamp(0, 60);
+    let parity = if n_empty % 2 == 1 { 1 } else { -1 };
+    let mut score = 0;
+    score += mobility * (90 - late / 2);
+    score += potential * (35 - late / 3);
+    score += corners * 750;
+    score -= xsq * 280;
+    score -= csq * 90;
+    score += stable * 110;
+    score += parity * if n_empty < 20 { 60 } else { 20 };
+    score += discs * if n_empty < 14 { 30 } else { -2 };
+    Eval {
+        score: score.clamp(-63 * DISC, 63 * DISC),
+        exact: false,
+    }
+}
+
+impl super::Searchable for Othello {
+    const ASPIRATION: Option<i32> = Some(60);
+
+    fn generate(&mut self, _ply: usize, depth: i32, out: &mut Vec<Scored>) -> Gen {
+        let (p, o) = self.player_opponent();
+        let mut m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return Gen::Terminal(final_score(p, o));
+            }
+            out.push(Scored {
+                mv: Move::PASS,
+                score: 0,
+            });
+            return Gen::Moves;
+        }
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let mut score = SQUARE[sq];
+            if depth >= 3 {
+                // Fastest first: leave the opponent few moves.
+                let f = flips(sq, p, o);
+                let np = p | f | (1 << sq);
+                let no = o ^ f;
+                let om = moves(no, np);
+                score += -40 * om.count_ones() as i32 - 200 * (om & CORNERS).count_ones() as i32;
+            }
+            out.push(Scored {
+                mv: Move::at(sq),
+                score,
+            });
+        }
+        Gen::Moves
+    }
+
+    fn evaluate(&mut self, _ply: usize) -> Eval {
+        let (p, o) = self.player_opponent();
+        evaluate(p, o)
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.empties() + 2
+    }
+
+    fn display_score(raw: i32) -> i32 {
+        if raw >= 0 {
+            (raw + DISC / 2) / DISC
+        } else {
+            -((-raw + DISC / 2) / DISC)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::{START_BLACK, START_WHITE};
+
+    #[test]
+    fn start_is_balanced_and_symmetric() {
+        let a = evaluate(START_BLACK, START_WHITE).score;
+        let b = evaluate(START_WHITE, START_BLACK).score;
+        assert_eq!(a, b);
+        assert!(a.abs() < DISC);
+    }
+
+    #[test]
+    fn corner_edge_is_stable() {
+        let p = 0b0000_0111u64; // a1 b1 c1
+        let o = 1u64 << 4;
+        assert_eq!(stable_edges(p, o), 0b111);
+        assert_eq!(stable_edges(o, p), 0);
+    }
+
+    #[test]
+    fn final_score_gives_empties_to_the_winner() {
+        assert_eq!(final_score(0b111, 0b1000), (3 - 1 + 60) * DISC);
+        assert_eq!(final_score(0b1, 0b10), 0);
+    }
+}

@@ -1,0 +1,174 @@
+//! The searcher: exact Othello scores with and without the TT, Gomoku's forced rules, the stop
+//! flag, and policy switches while a search runs on another thread.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use xorboard::game::gomoku::Gomoku;
+use xorboard::game::notation::parse_obf;
+use xorboard::game::othello::Othello;
+use xorboard::game::{Game, Move};
+use xorboard::search::{Limits, SearchStats, Searcher, TtStore, WIN_BOUND};
+use xorboard::tt::{Policy, Table};
+use xorboard::zobrist::Keys;
+
+fn ffo(first: usize, last: usize) -> Vec<(Othello, i32, Vec<String>)> {
+    let text = std::fs::read_to_string("tests/data/ffo1-39.txt").expect("ffo data");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(first - 1)
+        .take(last + 1 - first)
+        .map(|l| {
+            let f: Vec<&str> = l.split(';').collect();
+            let g = parse_obf(f[0].trim(), Keys::default_keys()).expect("obf");
+            let score = f[1].trim().trim_start_matches('+').parse().expect("score");
+            let best = f[2].split(',').map(|s| s.trim().to_lowercase()).collect();
+            (g, score, best)
+        })
+        .collect()
+}
+
+fn run<G: xorboard::search::Searchable>(s: &mut Searcher<G>, g: &G, l: Limits) -> SearchStats {
+    s.search(g, &l, &AtomicBool::new(false), &mut |_| {})
+}
+
+/// Play greedy-ordered first moves until `empties` remain (a smaller, still real endgame).
+fn shrink(mut g: Othello, empties: u32) -> Othello {
+    while g.empties() > empties && !g.is_over() {
+        let mut v = Vec::new();
+        g.legal_moves(&mut v);
+        g.play(v[0]);
+    }
+    g
+}
+
+#[test]
+fn ffo_1_to_10_exact_with_the_known_score() {
+    let mut s: Searcher<Othello> = Searcher::new(Arc::new(Table::new(16, Policy::Aging, 64)));
+    for (i, (g, score, best)) in ffo(1, 10).into_iter().enumerate() {
+        let r = run(&mut s, &g, Limits::default());
+        assert!(r.exact, "#{}", i + 1);
+        assert_eq!(r.score, score, "#{}", i + 1);
+        let name = g.move_name(r.best.expect("a move"));
+        assert!(best.contains(&name), "#{}: {name} not in {best:?}", i + 1);
+    }
+}
+
+#[test]
+fn same_exact_score_with_and_without_tt() {
+    for (i, (g, _, _)) in ffo(1, 10).into_iter().enumerate() {
+        let g = shrink(g, 11);
+        let mut with: Searcher<Othello> =
+            Searcher::new(Arc::new(Table::new(4, Policy::TwoTier, 64)));
+        let mut without: Searcher<Othello> = Searcher::with_store(TtStore::None);
+        let mut map: Searcher<Othello> = Searcher::with_store(TtStore::Map(Default::default()));
+        let a = run(&mut with, &g, Limits::default());
+        let b = run(&mut without, &g, Limits::default());
+        let c = run(&mut map, &g, Limits::default());
+        assert!(a.exact && b.exact && c.exact, "#{}", i + 1);
+        assert_eq!(a.raw_score, b.raw_score, "#{} tt vs none", i + 1);
+        assert_eq!(a.raw_score, c.raw_score, "#{} tt vs map", i + 1);
+        assert!(a.nodes < b.nodes, "#{}: the TT saves nodes", i + 1);
+    }
+}
+
+#[test]
+fn every_policy_keeps_exact_scores() {
+    let (g, _, _) = ffo(3, 3).remove(0);
+    let g = shrink(g, 11);
+    let reference = run(
+        &mut Searcher::<Othello>::with_store(TtStore::None),
+        &g,
+        Limits::default(),
+    );
+    for p in Policy::ALL {
+        let t = Arc::new(Table::with_entries(256, p, 64));
+        let r = run(&mut Searcher::<Othello>::new(t), &g, Limits::default());
+        assert_eq!(r.raw_score, reference.raw_score, "{p}");
+    }
+}
+
+fn gomoku(moves: &[&str]) -> Gomoku {
+    let mut g = Gomoku::default();
+    for m in moves {
+        g.play_named(m).expect("legal");
+    }
+    g
+}
+
+#[test]
+fn gomoku_takes_the_win_in_one() {
+    // Black h8 i8 j8 k8 (g8 blocked by white), white to … black to move.
+    let g = gomoku(&["h8", "g8", "i8", "a1", "j8", "a2", "k8", "b5"]);
+    let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(1, Policy::Aging, 64)));
+    let r = run(&mut s, &g, Limits::depth(4));
+    assert_eq!(g.move_name(r.best.expect("move")), "l8");
+    assert!(r.raw_score >= WIN_BOUND && r.exact);
+}
+
+#[test]
+fn gomoku_blocks_the_loss_in_one() {
+    // Black has four h8..k8 with g8 empty and l8 white... white must block g8.
+    let g = gomoku(&["h8", "l8", "i8", "a1", "j8", "a2", "k8"]);
+    let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(1, Policy::Aging, 64)));
+    let r = run(&mut s, &g, Limits::depth(3));
+    assert_eq!(g.move_name(r.best.expect("move")), "g8");
+    // Against an open four every move loses, but the block is still the one chosen.
+    let g = gomoku(&["h8", "a1", "i8", "a2", "j8", "a3", "k8"]);
+    let r = run(&mut s, &g, Limits::depth(3));
+    let best = g.move_name(r.best.expect("move"));
+    assert!(best == "g8" || best == "l8", "{best}");
+    assert!(r.raw_score <= -WIN_BOUND);
+}
+
+#[test]
+fn stop_flag_ends_the_search_quickly() {
+    let g = gomoku(&["h8", "i9", "h9", "h10", "i8", "g8"]);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let worker = std::thread::spawn(move || {
+        let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(4, Policy::Aging, 64)));
+        let r = s.search(&g, &Limits::default(), &flag, &mut |_| {});
+        (r, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(150));
+    let asked = Instant::now();
+    stop.store(true, Ordering::Relaxed);
+    let (r, ended) = worker.join().expect("search thread");
+    assert!(r.best.is_some());
+    // 10 ms is the promise on an idle core; allow for a loaded test machine.
+    assert!(ended.duration_since(asked) < Duration::from_millis(100));
+}
+
+#[test]
+fn policy_switch_while_searching_on_another_thread() {
+    let table = Arc::new(Table::new(1, Policy::Always, 64));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (t, flag) = (table.clone(), stop.clone());
+    let mut g = Othello::default();
+    for m in ["f5", "d6", "c3", "d3", "c4"] {
+        g.play_named(m).expect("legal");
+    }
+    let worker = std::thread::spawn(move || {
+        let mut s: Searcher<Othello> = Searcher::new(t);
+        s.search(&g, &Limits::default(), &flag, &mut |_| {})
+    });
+    let mut switches = 0;
+    let mut p = Policy::Always;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(300) {
+        p = p.next();
+        table.set_policy(p);
+        table.set_check_bits(if switches % 2 == 0 { 16 } else { 64 });
+        switches += 1;
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let r = worker.join().expect("search thread");
+    assert!(r.best.is_some() && r.best != Some(Move::PASS));
+    let s = table.stats();
+    assert_eq!(s.policy_switches, switches);
+    assert!(s.probes > 0 && s.fills > 0);
+    assert!(s.replacements > 0 || s.rejected > 0);
+}
