@@ -24,6 +24,8 @@ enum Command {
     Hash(commands::hash::HashArgs),
     /// Lessons: the worked example of the seed article, step by step.
     Lesson(commands::lesson::LessonArgs),
+    /// Solve a position: Gomoku threat search (forced win / loss), Othello exact endgame.
+    Solve(commands::solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => commands::perft::run(a),
         Some(Command::Hash(a)) => commands::hash::run(a),
         Some(Command::Lesson(a)) => commands::lesson::run(a),
+        Some(Command::Solve(a)) => commands::solve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,10 +15,12 @@
 //!
 //! Each game plugs in through [`Searchable`]: move generation with ordering scores, a static
 //! evaluation, and an `exact_hook` through which an exact endgame solver can answer small
-//! positions.
+//! positions. [`threats`] is the Gomoku threat-space search (VCF and VCT) that proves forced
+//! wins and losses.
 
 pub mod gomoku;
 pub mod othello;
+pub mod threats;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

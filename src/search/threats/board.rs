@@ -1,0 +1,308 @@
+//! The threat search's working board: the Gomoku position on a grid padded with five wall cells on
+//! every side, with the [line key](super::pattern) of every cell in the four directions kept up to
+//! date on each move, so "what does a stone here do" is four table lookups.
+//!
+//! The Zobrist hash is kept with the game's own keys and the same update rule as
+//! [`Gomoku`](crate::game::gomoku::Gomoku) (stone key XOR side key per move), so a position reached
+//! here hashes exactly as the game would hash it. [`Board::pass`] toggles only the side key, which
+//! lets the search ask "what if the side to move did nothing".
+
+use super::pattern::{self, BLACK, FIVE, FIVE_POINTS, THREE, Table, WALL, WHITE};
+use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, Rule};
+use crate::game::{Cell, Game, Move, Side};
+use crate::zobrist::Keys;
+
+/// Wall cells around the board: line keys reach five cells out.
+const PAD: usize = 5;
+
+/// A cell of the padded grid.
+pub type Sq = u16;
+
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    rule: Rule,
+    table: &'static Table,
+    cells: Vec<u8>,
+    keys: [Vec<u32>; 4],
+    steps: [isize; 4],
+    hash: u64,
+    zobrist: &'static Keys,
+    side: Side,
+    /// Moves played on this board (not the game's history), with the bounding box before each.
+    played: Vec<(Sq, Option<[usize; 4]>)>,
+    /// Bounding box of all stones: min x, min y, max x, max y (board coordinates).
+    bbox: Option<[usize; 4]>,
+}
+
+impl Board {
+    /// The position of `game` (side to move, stones, hash).
+    pub fn from_game(game: &Gomoku) -> Board {
+        let size = game.size();
+        let stride = size + 2 * PAD;
+        let steps = LINE_DIRECTIONS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
+        let mut cells = vec![WALL as u8; stride * stride];
+        let mut bbox: Option<[usize; 4]> = None;
+        for (i, c) in game.cells().iter().enumerate() {
+            let (x, y) = (i % size, i / size);
+            let p = (y + PAD) * stride + x + PAD;
+            cells[p] = match c {
+                Cell::Empty => 0,
+                Cell::Black => BLACK as u8,
+                Cell::White => WHITE as u8,
+            };
+            if *c != Cell::Empty {
+                bbox = Some(grow(bbox, x, y));
+            }
+        }
+        let mut keys: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0; stride * stride]);
+        for y in 0..size {
+            for x in 0..size {
+                let p = (y + PAD) * stride + x + PAD;
+                for (d, &step) in steps.iter().enumerate() {
+                    let mut k = 0;
+                    for off in (-5..=-1).chain(1..=5) {
+                        let q = (p as isize + off as isize * step) as usize;
+                        k |= (cells[q] as u32) << (2 * pattern::slot(off));
+                    }
+                    keys[d][p] = k;
+                }
+            }
+        }
+        Board {
+            size,
+            stride,
+            rule: game.rule(),
+            table: Table::get(game.rule()),
+            cells,
+            keys,
+            steps,
+            hash: game.hash(),
+            zobrist: game.keys(),
+            side: game.side_to_move(),
+            played: Vec::new(),
+            bbox,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The direction steps on the padded grid, in [`LINE_DIRECTIONS`] order.
+    pub fn steps(&self) -> [isize; 4] {
+        self.steps
+    }
+
+    /// The game's cell index of a padded square.
+    #[inline]
+    pub fn cell_of(&self, sq: Sq) -> usize {
+        let (x, y) = (sq as usize % self.stride, sq as usize / self.stride);
+        (y - PAD) * self.size + x - PAD
+    }
+
+    /// The padded square of a game cell.
+    #[inline]
+    pub fn sq_of(&self, cell: usize) -> Sq {
+        let (x, y) = (cell % self.size, cell / self.size);
+        ((y + PAD) * self.stride + x + PAD) as Sq
+    }
+
+    pub fn move_of(&self, sq: Sq) -> Move {
+        Move::at(self.cell_of(sq))
+    }
+
+    #[inline]
+    pub fn is_empty(&self, sq: Sq) -> bool {
+        self.cells[sq as usize] == 0
+    }
+
+    /// Stones played on this board since it was made from the game.
+    pub fn played(&self) -> usize {
+        self.played.len()
+    }
+
+    /// The side to move puts a stone on the empty `sq`.
+    pub fn play(&mut self, sq: Sq) {
+        debug_assert!(self.is_empty(sq));
+        let code = match self.side {
+            Side::Black => BLACK,
+            Side::White => WHITE,
+        };
+        let p = sq as usize;
+        self.cells[p] = code as u8;
+        for (d, &step) in self.steps.iter().enumerate() {
+            for off in (-5..=-1).chain(1..=5) {
+                // `p` sits at offset `off` of the cell `p - off * step`
+                let q = (p as isize - off as isize * step) as usize;
+                self.keys[d][q] |= code << (2 * pattern::slot(off));
+            }
+        }
+        let cell = self.cell_of(sq);
+        self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
+        self.played.push((sq, self.bbox));
+        self.bbox = Some(grow(self.bbox, cell % self.size, cell / self.size));
+        self.side = self.side.opponent();
+    }
+
+    /// Take back the last [`Board::play`].
+    pub fn undo(&mut self) {
+        let Some((sq, bbox)) = self.played.pop() else {
+            return;
+        };
+        self.side = self.side.opponent();
+        let p = sq as usize;
+        self.cells[p] = 0;
+        for (d, &step) in self.steps.iter().enumerate() {
+            for off in (-5..=-1).chain(1..=5) {
+                let q = (p as isize - off as isize * step) as usize;
+                self.keys[d][q] &= !(3 << (2 * pattern::slot(off)));
+            }
+        }
+        let cell = self.cell_of(sq);
+        self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
+        self.bbox = bbox;
+    }
+
+    /// The side to move does nothing (only the side key changes). Call it again to undo it.
+    pub fn pass(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= self.zobrist.side;
+    }
+
+    /// The table entry of a stone of `side` on `sq` along direction `d`.
+    #[inline]
+    pub fn entry(&self, sq: Sq, side: Side, d: usize) -> u16 {
+        let k = self.keys[d][sq as usize];
+        let k = match side {
+            Side::Black => k,
+            Side::White => pattern::swap_colours(k),
+        };
+        self.table.lookup(k)
+    }
+
+    /// What a stone of `side` on the empty `sq` makes: summed over the four directions.
+    #[inline]
+    pub fn probe(&self, sq: Sq, side: Side) -> Probe {
+        let mut p = Probe::default();
+        for d in 0..4 {
+            let e = self.entry(sq, side, d);
+            if e & FIVE != 0 {
+                p.five = true;
+            }
+            let n = (e & FIVE_POINTS).count_ones() as u8;
+            if n > 0 {
+                p.four_lines += 1;
+                p.five_points += n;
+            }
+            if e & THREE != 0 {
+                p.three_lines += 1;
+            }
+        }
+        p
+    }
+
+    /// The five points a stone of `side` on `sq` would create (cells where the next stone wins).
+    pub fn five_points_of(&self, sq: Sq, side: Side, out: &mut Vec<Sq>) {
+        for d in 0..4 {
+            let mask = self.entry(sq, side, d) & FIVE_POINTS;
+            for j in 0..8 {
+                if mask & (1 << j) != 0 {
+                    let off = pattern::mask_offset(j) as isize;
+                    out.push((sq as isize + off * self.steps[d]) as Sq);
+                }
+            }
+        }
+    }
+
+    /// Empty squares within four lines of any stone (where threats can be); all squares on an
+    /// empty board.
+    pub fn region(&self, out: &mut Vec<Sq>) {
+        out.clear();
+        let n = self.size;
+        let [x0, y0, x1, y1] = match self.bbox {
+            Some([a, b, c, d]) => [
+                a.saturating_sub(4),
+                b.saturating_sub(4),
+                (c + 4).min(n - 1),
+                (d + 4).min(n - 1),
+            ],
+            None => [0, 0, n - 1, n - 1],
+        };
+        for y in y0..=y1 {
+            let row = (y + PAD) * self.stride + PAD;
+            for x in x0..=x1 {
+                let p = row + x;
+                if self.cells[p] == 0 {
+                    out.push(p as Sq);
+                }
+            }
+        }
+    }
+
+    /// A five point of `side` (a square where its stone completes a winning row), if any.
+    pub fn probe_five(&self, side: Side) -> Option<Sq> {
+        let n = self.size;
+        let [x0, y0, x1, y1] = self.bbox?;
+        let (x0, y0, x1, y1) = (
+            x0.saturating_sub(4),
+            y0.saturating_sub(4),
+            (x1 + 4).min(n - 1),
+            (y1 + 4).min(n - 1),
+        );
+        for y in y0..=y1 {
+            let row = (y + PAD) * self.stride + PAD;
+            for x in x0..=x1 {
+                let sq = (row + x) as Sq;
+                if self.cells[sq as usize] == 0
+                    && (0..4).any(|d| self.entry(sq, side, d) & FIVE != 0)
+                {
+                    return Some(sq);
+                }
+            }
+        }
+        None
+    }
+
+    /// The stone on a padded square, as a game cell state.
+    pub fn stone(&self, sq: Sq) -> Cell {
+        match self.cells[sq as usize] as u32 {
+            BLACK => Cell::Black,
+            WHITE => Cell::White,
+            _ => Cell::Empty,
+        }
+    }
+}
+
+/// What one stone would make, from [`Board::probe`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Probe {
+    /// It completes a winning row.
+    pub five: bool,
+    /// Five points it creates, over all directions (two or more: the opponent cannot stop five).
+    pub five_points: u8,
+    /// Directions in which it makes a four.
+    pub four_lines: u8,
+    /// Directions in which it makes a three.
+    pub three_lines: u8,
+}
+
+fn grow(bbox: Option<[usize; 4]>, x: usize, y: usize) -> [usize; 4] {
+    match bbox {
+        None => [x, y, x, y],
+        Some([a, b, c, d]) => [a.min(x), b.min(y), c.max(x), d.max(y)],
+    }
+}

@@ -1,0 +1,256 @@
+//! Line patterns for the threat search: one table lookup tells what a stone on a cell does along
+//! one line direction.
+//!
+//! A *line key* describes the ten cells around a centre cell along one direction, offsets −5…−1 and
+//! +1…+5, two bits each ([`EMPTY`], [`BLACK`], [`WHITE`], [`WALL`] for off the board), in *black's*
+//! view; [`swap_colours`] turns it into white's view. The table answers, for a stone of the own
+//! colour placed on the centre:
+//! - [`FIVE`]: the centre completes a winning row (five or more in freestyle, exactly five in
+//!   `exact5`);
+//! - the low eight bits: the *five points* — empty cells within four of the centre where one more
+//!   own stone makes a winning row that contains the centre (one bit: a four; two or more: an open
+//!   four, or two fours on one line);
+//! - [`THREE`]: some empty cell within four makes, with the centre, a line with two or more five
+//!   points (a three, straight or broken, that becomes an open four).
+//!
+//! Freestyle never needs the cells at ±5 (an overline wins anyway), so its table has 2¹⁶ entries;
+//! `exact5` must see them to refuse overlines, so its table has 2²⁰. Both are built once, on first
+//! use, and shared by all threads.
+
+use std::sync::OnceLock;
+
+use crate::game::gomoku::Rule;
+
+/// Cell codes inside a line key.
+pub const EMPTY: u32 = 0;
+pub const BLACK: u32 = 1;
+pub const WHITE: u32 = 2;
+pub const WALL: u32 = 3;
+
+/// Table bit: the centre stone completes a winning row.
+pub const FIVE: u16 = 1 << 8;
+/// Table bit: the centre stone makes a three (a cell that then gives two five points).
+pub const THREE: u16 = 1 << 9;
+/// Table bits: the five points, bit `j` for offset [`mask_offset`]`(j)`.
+pub const FIVE_POINTS: u16 = 0xFF;
+
+/// The 2-bit slot of a neighbour at `offset` (−5…−1, 1…5) inside a line key.
+#[inline]
+pub const fn slot(offset: i32) -> u32 {
+    if offset < 0 {
+        (offset + 5) as u32
+    } else {
+        (offset + 4) as u32
+    }
+}
+
+/// The offset (−4…−1, 1…4) of bit `j` (0…7) of the five-point mask.
+#[inline]
+pub const fn mask_offset(j: u32) -> i32 {
+    if j < 4 { j as i32 - 4 } else { j as i32 - 3 }
+}
+
+/// Black's key seen from white: black and white codes exchanged, empty and wall kept.
+#[inline]
+pub fn swap_colours(key: u32) -> u32 {
+    let low = key & 0x5_5555;
+    let high = (key >> 1) & 0x5_5555;
+    let differ = low ^ high;
+    key ^ (differ | (differ << 1))
+}
+
+/// The pattern table of one rule (black's view; look up white through [`swap_colours`]).
+pub struct Table {
+    exact: bool,
+    entries: Vec<u16>,
+}
+
+impl Table {
+    /// The shared table of a rule, built on first use.
+    pub fn get(rule: Rule) -> &'static Table {
+        static FREE: OnceLock<Table> = OnceLock::new();
+        static EXACT: OnceLock<Table> = OnceLock::new();
+        match rule {
+            Rule::Freestyle => FREE.get_or_init(|| Table::build(false)),
+            Rule::Exact5 => EXACT.get_or_init(|| Table::build(true)),
+        }
+    }
+
+    /// What a black stone on the centre of `key` (black's view) does along that line.
+    #[inline]
+    pub fn lookup(&self, key: u32) -> u16 {
+        if self.exact {
+            self.entries[key as usize]
+        } else {
+            self.entries[((key >> 2) & 0xFFFF) as usize]
+        }
+    }
+
+    fn build(exact: bool) -> Table {
+        let bits = if exact { 20 } else { 16 };
+        let entries = (0..1u32 << bits)
+            .map(|k| {
+                // Freestyle keys skip the ±5 slots; treat those cells as empty (never consulted).
+                let key = if exact { k } else { k << 2 };
+                analyse(key, exact)
+            })
+            .collect();
+        Table { exact, entries }
+    }
+}
+
+/// Positions 0…10 along the line, the centre at 5.
+const CENTRE: u32 = 1 << 5;
+
+/// Bit masks (positions 0…10) of own stones and empty cells of a key, the centre counted as own.
+fn masks(key: u32) -> (u32, u32) {
+    let mut own = CENTRE;
+    let mut empty = 0;
+    for offset in (-5..=-1).chain(1..=5) {
+        let pos = (offset + 5) as u32;
+        match (key >> (2 * slot(offset))) & 3 {
+            BLACK => own |= 1 << pos,
+            EMPTY => empty |= 1 << pos,
+            _ => {}
+        }
+    }
+    (own, empty)
+}
+
+/// Whether the five cells starting at `start` are a winning row once filled with own stones:
+/// nothing but own stones and at most the listed empties inside, and for exact5 no own stone just
+/// outside either end.
+fn clean_window(start: u32, own: u32, empty: u32, exact: bool) -> bool {
+    let window = 0x1F << start;
+    if window & !(own | empty) != 0 {
+        return false;
+    }
+    if exact {
+        if start > 0 && own & (1 << (start - 1)) != 0 {
+            return false;
+        }
+        if start + 5 <= 10 && own & (1 << (start + 5)) != 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// The five points (position mask) of own stones `own`, counting only winning rows that contain
+/// every position of `must`.
+fn five_points(own: u32, empty: u32, must: u32, exact: bool) -> u32 {
+    let mut points = 0;
+    for start in 0..=6 {
+        let window = 0x1F << start;
+        if window & must != must || !clean_window(start, own, empty, exact) {
+            continue;
+        }
+        let holes = window & empty;
+        if holes.count_ones() == 1 {
+            points |= holes;
+        }
+    }
+    points
+}
+
+fn analyse(key: u32, exact: bool) -> u16 {
+    let (own, empty) = masks(key);
+    let mut out = 0u16;
+    for start in 1..=5 {
+        let window = 0x1F << start;
+        if window & own == window && clean_window(start, own, 0, exact) {
+            out |= FIVE;
+        }
+    }
+    let points = five_points(own, empty, CENTRE, exact);
+    for j in 0..8 {
+        let pos = (mask_offset(j) + 5) as u32;
+        if points & (1 << pos) != 0 {
+            out |= 1 << j;
+        }
+    }
+    // Fewer than two own stones besides the centre cannot become an open four with one more.
+    if (own & !CENTRE & 0x3FE).count_ones() >= 2 {
+        for pos in (1..=9).filter(|&p| p != 5) {
+            let e = 1 << pos;
+            if empty & e == 0 {
+                continue;
+            }
+            if five_points(own | e, empty & !e, CENTRE | e, exact).count_ones() >= 2 {
+                out |= THREE;
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key from a picture of the line: 11 characters, the centre (index 5) must be `*`.
+    /// `x` own (black), `o` opponent, `.` empty, `|` wall.
+    fn key(line: &str) -> u32 {
+        let chars: Vec<char> = line.chars().collect();
+        assert_eq!(chars.len(), 11);
+        assert_eq!(chars[5], '*');
+        let mut k = 0;
+        for (i, c) in chars.iter().enumerate() {
+            if i == 5 {
+                continue;
+            }
+            let code = match c {
+                'x' => BLACK,
+                'o' => WHITE,
+                '|' => WALL,
+                _ => EMPTY,
+            };
+            k |= code << (2 * slot(i as i32 - 5));
+        }
+        k
+    }
+
+    fn offsets(entry: u16) -> Vec<i32> {
+        (0..8)
+            .filter(|j| entry & (1 << j) != 0)
+            .map(mask_offset)
+            .collect()
+    }
+
+    #[test]
+    fn fives_fours_and_threes() {
+        for rule in [Rule::Freestyle, Rule::Exact5] {
+            let t = Table::get(rule);
+            assert!(t.lookup(key("...xx*xx...")) & FIVE != 0);
+            assert_eq!(offsets(t.lookup(key("....x*xx..."))), vec![-2, 3]);
+            assert_eq!(offsets(t.lookup(key("...ox*xx..."))), vec![3]);
+            assert_eq!(offsets(t.lookup(key("...x.*xx..."))), vec![-1]);
+            assert!(t.lookup(key(".....*xx...")) & THREE != 0);
+            assert!(t.lookup(key("....x*.x...")) & THREE != 0, "broken three");
+            assert!(t.lookup(key("....o*xx...")) & THREE == 0, "closed three");
+            assert!(t.lookup(key("....x*x....")) & FIVE_POINTS == 0);
+            assert!(t.lookup(key("|....*xx...")) & THREE != 0);
+            assert!(t.lookup(key("....|*xx...")) & THREE == 0, "wall closes it");
+        }
+    }
+
+    #[test]
+    fn overlines_only_win_in_freestyle() {
+        let six = key("..xxx*xx...");
+        assert!(Table::get(Rule::Freestyle).lookup(six) & FIVE != 0);
+        assert!(Table::get(Rule::Exact5).lookup(six) & FIVE == 0);
+        // filling +3 joins the stone at +4: six, which only freestyle accepts
+        let k = key("....x*xx.x.");
+        assert_eq!(offsets(Table::get(Rule::Freestyle).lookup(k)), vec![-2, 3]);
+        assert_eq!(offsets(Table::get(Rule::Exact5).lookup(k)), vec![-2]);
+    }
+
+    #[test]
+    fn colour_swap_is_an_involution() {
+        for k in [0u32, 0xF_FFFF, 0x1_2345, 0xA_BCDE, key("xo|.x*o.x|o")] {
+            assert_eq!(swap_colours(swap_colours(k)), k);
+        }
+        assert_eq!(swap_colours(key("...xx*xx...")), key("...oo*oo..."));
+    }
+}
