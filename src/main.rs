@@ -24,6 +24,8 @@ enum Command {
     Hash(commands::hash::HashArgs),
     /// Lessons: the worked example of the seed article, step by step.
     Lesson(commands::lesson::LessonArgs),
+    /// Engine-against-engine games with TT reuse statistics over whole games.
+    Selfplay(commands::selfplay::SelfplayArgs),
     /// Solve a position: Gomoku threat search (forced win / loss), Othello exact endgame.
     Solve(commands::solve::SolveArgs),
 }
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => commands::perft::run(a),
         Some(Command::Hash(a)) => commands::hash::run(a),
         Some(Command::Lesson(a)) => commands::lesson::run(a),
+        Some(Command::Selfplay(a)) => commands::selfplay::run(a),
         Some(Command::Solve(a)) => commands::solve::run(a),
     };
     match result {

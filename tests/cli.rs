@@ -88,3 +88,50 @@ fn bad_input_is_one_line_and_status_2() {
     let o = xorboard(&["perft", "--game", "chess", "--depth", "1"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn selfplay_with_8_check_bits_has_false_matches_but_no_illegal_moves() {
+    let o = xorboard(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--depth",
+        "5",
+        "--check-bits",
+        "8",
+        "--tt-mib",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3, "two games and a summary");
+    let last = lines.last().unwrap();
+    assert_eq!(last["games"], 2);
+    assert_eq!(last["illegal"], 0);
+    assert!(last["false_matches"].as_u64().unwrap() > 0, "{last}");
+    assert!(last["hit_rate"].as_f64().unwrap() > 0.0);
+    let wins = last["a"]["wins"].as_u64().unwrap()
+        + last["b"]["wins"].as_u64().unwrap()
+        + last["draws"].as_u64().unwrap();
+    assert_eq!(wins, 2);
+}
+
+#[test]
+fn selfplay_gomoku_small_board() {
+    let o = xorboard(&[
+        "selfplay", "--game", "gomoku", "--size", "9", "--games", "2", "--depth", "2", "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert_eq!(last["games"], 2);
+    assert_eq!(last["illegal"], 0);
+    let o = xorboard(&["selfplay", "--games", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = xorboard(&["selfplay", "--check-bits", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+}

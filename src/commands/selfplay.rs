@@ -1,0 +1,415 @@
+//! `xorboard selfplay`: engine-against-engine games, reporting transposition-table reuse over
+//! whole games (seed 004's experiment: cache hits against evaluations), illegal moves, false
+//! matches, and results.
+//!
+//! Two engine configurations A and B (B copies A unless `--b-…` options say otherwise) play each
+//! opening twice, swapping colours. Each side has its own table, kept across the moves of a game
+//! (a new generation per move) and cleared between games. Every move an engine returns is checked
+//! by the referee (this command) with the game's own rules; an illegal one forfeits the game and is
+//! counted. Othello openings are drawn from the XOT list (`assets/xot.txt`), Gomoku openings from
+//! the Gomocup freestyle list on 15×15 (`assets/openings-freestyle15.txt`), or a random stone near
+//! the centre on other sizes.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use rand::{RngExt, SeedableRng};
+use serde_json::json;
+
+use super::{AnyGame, CommandError, CommandResult, GameSpec};
+use crate::game::gomoku::Gomoku;
+use crate::game::{Game, GameKind, Move, Outcome, Side};
+use crate::search::{Limits, Searchable, Searcher};
+use crate::tt::{Policy, Table, TtStats};
+
+#[derive(Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    pub spec: GameSpec,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Time per move in milliseconds (default 100 unless --depth is given).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Replacement strategy.
+    #[arg(long, value_enum, default_value_t = Policy::TwoTier)]
+    pub strategy: Policy,
+    /// Check bits used to accept a TT hit (8–64); fewer bits, more false matches.
+    #[arg(long, default_value_t = 64)]
+    pub check_bits: u32,
+    /// TT size per engine in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub tt_mib: usize,
+    /// Engine B: time per move (default: A's).
+    #[arg(long)]
+    pub b_time_ms: Option<u64>,
+    /// Engine B: depth per move (default: A's).
+    #[arg(long)]
+    pub b_depth: Option<u32>,
+    /// Engine B: replacement strategy (default: A's).
+    #[arg(long, value_enum)]
+    pub b_strategy: Option<Policy>,
+    /// Engine B: check bits (default: A's).
+    #[arg(long)]
+    pub b_check_bits: Option<u32>,
+    /// Seed for choosing openings.
+    #[arg(long, default_value_t = 1)]
+    pub opening_seed: u64,
+    /// One JSON object per game, then a summary object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One engine's settings.
+#[derive(Clone, Debug)]
+struct EngineConfig {
+    limits: Limits,
+    policy: Policy,
+    check_bits: u32,
+    tt_mib: usize,
+}
+
+impl EngineConfig {
+    fn describe(&self) -> String {
+        let limit = match (self.limits.depth, self.limits.time) {
+            (Some(d), _) => format!("depth {d}"),
+            (None, Some(t)) => format!("{} ms/move", t.as_millis()),
+            _ => "unlimited".into(),
+        };
+        format!(
+            "{limit}, {}, {} check bits, {} MiB",
+            self.policy.name(),
+            self.check_bits,
+            self.tt_mib
+        )
+    }
+}
+
+/// Totals over all games.
+#[derive(Default, Debug)]
+struct Totals {
+    games: usize,
+    illegal: usize,
+    a_wins: usize,
+    b_wins: usize,
+    draws: usize,
+    black_wins: usize,
+    white_wins: usize,
+    plies: usize,
+    nodes: u64,
+    tt: [TtStats; 2],
+}
+
+pub fn run(args: &SelfplayArgs) -> CommandResult {
+    if args.games == 0 || args.games > 100_000 {
+        return Err(CommandError(format!(
+            "games {} out of range: 1 to 100000",
+            args.games
+        )));
+    }
+    for bits in [Some(args.check_bits), args.b_check_bits]
+        .into_iter()
+        .flatten()
+    {
+        if !(8..=64).contains(&bits) {
+            return Err(CommandError(format!(
+                "check bits {bits} out of range: 8 to 64"
+            )));
+        }
+    }
+    if !(1..=4096).contains(&args.tt_mib) {
+        return Err(CommandError(format!(
+            "tt-mib {} out of range: 1 to 4096",
+            args.tt_mib
+        )));
+    }
+    let limits = |time: Option<u64>, depth: Option<u32>| Limits {
+        depth,
+        time: match (time, depth) {
+            (None, None) => Some(Duration::from_millis(100)),
+            (t, _) => t.map(Duration::from_millis),
+        },
+        nodes: None,
+    };
+    let a = EngineConfig {
+        limits: limits(args.time_ms, args.depth),
+        policy: args.strategy,
+        check_bits: args.check_bits,
+        tt_mib: args.tt_mib,
+    };
+    let b = EngineConfig {
+        limits: if args.b_time_ms.is_some() || args.b_depth.is_some() {
+            limits(args.b_time_ms, args.b_depth)
+        } else {
+            a.limits.clone()
+        },
+        policy: args.b_strategy.unwrap_or(a.policy),
+        check_bits: args.b_check_bits.unwrap_or(a.check_bits),
+        tt_mib: a.tt_mib,
+    };
+    match args.spec.start()? {
+        AnyGame::Othello(g) => play_all(g, args, &a, &b, othello_openings(args)),
+        AnyGame::Gomoku(g) => {
+            let openings = gomoku_openings(&g, args)?;
+            play_all(g, args, &a, &b, openings)
+        }
+    }
+}
+
+/// Opening move lists (as names) for Othello: XOT lines in a seeded random order.
+fn othello_openings(args: &SelfplayArgs) -> Vec<Vec<String>> {
+    let lines: Vec<&str> = include_str!("../../assets/xot.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.opening_seed);
+    (0..args.games.div_ceil(2))
+        .map(|_| {
+            let line = lines[rng.random_range(0..lines.len())];
+            crate::game::notation::split_othello_transcript(line).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Opening move lists for Gomoku: the Gomocup list on 15×15, a random stone near the centre
+/// otherwise.
+fn gomoku_openings(g: &Gomoku, args: &SelfplayArgs) -> Result<Vec<Vec<String>>, CommandError> {
+    let n = args.games.div_ceil(2);
+    let size = g.size();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.opening_seed);
+    if size == 15 {
+        let list: Vec<Vec<String>> = include_str!("../../assets/openings-freestyle15.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                l.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .map(|xy| {
+                        crate::game::notation::parse_piskvork(size, xy)
+                            .map(|m| g.move_name(m))
+                            .map_err(CommandError)
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<_, _>>()?;
+        return Ok((0..n).map(|i| list[i % list.len()].clone()).collect());
+    }
+    let c = size / 2;
+    Ok((0..n)
+        .map(|_| {
+            let x = c + rng.random_range(0..3) - 1;
+            let y = c + rng.random_range(0..3) - 1;
+            vec![g.move_name(Move::at(y * size + x))]
+        })
+        .collect())
+}
+
+fn play_all<G: Searchable>(
+    start: G,
+    args: &SelfplayArgs,
+    a: &EngineConfig,
+    b: &EngineConfig,
+    openings: Vec<Vec<String>>,
+) -> CommandResult {
+    let configs = [a, b];
+    let tables: [Arc<Table>; 2] =
+        configs.map(|c| Arc::new(Table::new(c.tt_mib, c.policy, c.check_bits)));
+    let mut searchers: [Searcher<G>; 2] = [
+        Searcher::new(tables[0].clone()),
+        Searcher::new(tables[1].clone()),
+    ];
+    let stop = AtomicBool::new(false);
+    let mut totals = Totals::default();
+    let began = Instant::now();
+    if !args.json {
+        println!(
+            "{} self-play, {} games\n  A: {}\n  B: {}",
+            start.kind(),
+            args.games,
+            a.describe(),
+            b.describe()
+        );
+    }
+    for game_no in 0..args.games {
+        let opening = &openings[game_no / 2];
+        // even games: A plays black; odd games: B plays black
+        let a_side = if game_no % 2 == 0 {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let mut g = start.clone();
+        crate::game::play_line(&mut g, opening)
+            .map_err(|e| CommandError(format!("opening {}: {e}", game_no / 2 + 1)))?;
+        for t in &tables {
+            t.clear();
+        }
+        for s in &mut searchers {
+            s.reset_ordering();
+        }
+        let mut illegal_by = None;
+        let mut nodes = 0;
+        while g.outcome().is_none() {
+            let side = g.side_to_move();
+            let engine = usize::from(side != a_side);
+            tables[engine].new_search();
+            let result = searchers[engine].search(&g, &configs[engine].limits, &stop, &mut |_| {});
+            nodes += result.nodes;
+            let mv = result.best.unwrap_or(Move::NONE);
+            if g.try_play(mv).is_err() {
+                illegal_by = Some(engine);
+                break;
+            }
+        }
+        totals.games += 1;
+        totals.plies += g.ply();
+        totals.nodes += nodes;
+        let winner_engine = match (illegal_by, g.outcome()) {
+            (Some(e), _) => {
+                totals.illegal += 1;
+                Some(1 - e)
+            }
+            (None, Some(Outcome::Win(side))) => {
+                if side == Side::Black {
+                    totals.black_wins += 1;
+                } else {
+                    totals.white_wins += 1;
+                }
+                Some(usize::from(side != a_side))
+            }
+            _ => None,
+        };
+        match winner_engine {
+            Some(0) => totals.a_wins += 1,
+            Some(_) => totals.b_wins += 1,
+            None => totals.draws += 1,
+        }
+        let score = match start.kind() {
+            GameKind::Othello => {
+                g.final_score()
+                    * if g.side_to_move() == Side::Black {
+                        1
+                    } else {
+                        -1
+                    }
+            }
+            GameKind::Gomoku => 0,
+        };
+        if args.json {
+            super::print_json(&json!({
+                "game": game_no + 1,
+                "opening": opening.join(""),
+                "a_plays": a_side.name(),
+                "plies": g.ply(),
+                "result": match g.outcome() {
+                    Some(o) => o.to_string(),
+                    None => "forfeit (illegal move)".into(),
+                },
+                "black_disc_margin": (start.kind() == GameKind::Othello).then_some(score),
+                "winner": winner_engine.map(|e| ["A", "B"][e]),
+                "nodes": nodes,
+            }));
+        } else {
+            println!(
+                "  game {:>3}: A {:<5} {:>3} plies  {:<22} nodes {:>11}",
+                game_no + 1,
+                a_side.name(),
+                g.ply(),
+                match (illegal_by, g.outcome()) {
+                    (Some(e), _) => format!("{} played illegally", ["A", "B"][e]),
+                    (None, Some(o)) if start.kind() == GameKind::Othello =>
+                        format!("{o} ({score:+} black)"),
+                    (None, Some(o)) => o.to_string(),
+                    (None, None) => "unfinished".into(),
+                },
+                nodes
+            );
+        }
+        for (i, t) in tables.iter().enumerate() {
+            searchers[i].tt_stats();
+            let s = t.stats();
+            accumulate(&mut totals.tt[i], &s);
+        }
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    let tt = {
+        let mut s = totals.tt[0].clone();
+        accumulate(&mut s, &totals.tt[1]);
+        s
+    };
+    let hit_rate = tt.hits as f64 / tt.probes.max(1) as f64;
+    let usable = tt.usable_hits as f64 / tt.probes.max(1) as f64;
+    if args.json {
+        super::print_json(&json!({
+            "games": totals.games,
+            "illegal": totals.illegal,
+            "hit_rate": hit_rate,
+            "usable_hit_rate": usable,
+            "probes": tt.probes,
+            "hits": tt.hits,
+            "false_matches": tt.false_matches,
+            "clashes": tt.clashes,
+            "replacements": tt.replacements,
+            "nodes": totals.nodes,
+            "plies": totals.plies,
+            "seconds": seconds,
+            "a": {"wins": totals.a_wins, "config": a.describe()},
+            "b": {"wins": totals.b_wins, "config": b.describe()},
+            "draws": totals.draws,
+            "black": {"wins": totals.black_wins},
+            "white": {"wins": totals.white_wins},
+        }));
+    } else {
+        println!(
+            "\n{} games in {:.1} s, {} plies, {} nodes ({:.0} evaluations per ply)",
+            totals.games,
+            seconds,
+            totals.plies,
+            totals.nodes,
+            totals.nodes as f64 / totals.plies.max(1) as f64
+        );
+        println!(
+            "A {} – B {} – draws {}   (black won {}, white won {})   illegal moves {}",
+            totals.a_wins,
+            totals.b_wins,
+            totals.draws,
+            totals.black_wins,
+            totals.white_wins,
+            totals.illegal
+        );
+        println!(
+            "TT over whole games: {} probes, {} hits ({:.1}%), {} usable ({:.1}%), {} false matches, {} clashes, {} replacements",
+            tt.probes,
+            tt.hits,
+            100.0 * hit_rate,
+            tt.usable_hits,
+            100.0 * usable,
+            tt.false_matches,
+            tt.clashes,
+            tt.replacements
+        );
+    }
+    Ok(())
+}
+
+/// Add the counters of `s` into `total` (per-game snapshots of a table cleared between games).
+fn accumulate(total: &mut TtStats, s: &TtStats) {
+    total.probes += s.probes;
+    total.hits += s.hits;
+    total.usable_hits += s.usable_hits;
+    total.misses += s.misses;
+    total.clashes += s.clashes;
+    total.false_matches += s.false_matches;
+    total.fills += s.fills;
+    total.updates += s.updates;
+    total.replacements += s.replacements;
+    total.rejected += s.rejected;
+}
