@@ -5,6 +5,7 @@
 pub mod hash;
 pub mod lesson;
 pub mod perft;
+pub mod play;
 pub mod selfplay;
 pub mod solve;
 

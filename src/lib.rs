@@ -22,4 +22,5 @@ pub mod protocol;
 pub mod record;
 pub mod search;
 pub mod tt;
+pub mod ui;
 pub mod zobrist;

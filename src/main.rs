@@ -11,13 +11,19 @@ use xorboard::commands::{self, CommandResult};
     version,
     about = "Othello and Gomoku against an alpha-beta engine, with live Zobrist hashing panels"
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand, the game's options (as for `xorboard play`).
+    #[command(flatten)]
+    play: commands::play::PlayArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The game in the terminal (the default): play Othello or Gomoku against the engine.
+    Play(commands::play::PlayArgs),
     /// Count move paths to a depth (convention A: a pass is a ply, a finished game one leaf).
     Perft(commands::perft::PerftArgs),
     /// Print each move's Zobrist XOR terms and the hash after it.
@@ -33,11 +39,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: CommandResult = match &cli.command {
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        None => commands::play::run(&cli.play),
+        Some(Command::Play(a)) => commands::play::run(a),
         Some(Command::Perft(a)) => commands::perft::run(a),
         Some(Command::Hash(a)) => commands::hash::run(a),
         Some(Command::Lesson(a)) => commands::lesson::run(a),

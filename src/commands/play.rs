@@ -1,0 +1,74 @@
+//! `xorboard play` (also plain `xorboard`): the terminal game. Parses the options and hands over
+//! to [`crate::ui::run`].
+
+use clap::Args;
+
+use super::{CommandResult, GameSpec};
+use crate::ui::app::{Human, Settings};
+use crate::ui::command::{CHECK_BITS_RANGE, TT_MIB_RANGE};
+use crate::ui::pending::Policy;
+
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub spec: GameSpec,
+    /// Which side you play; `none` lets the engine play itself.
+    #[arg(long, value_enum, default_value_t = Human::Black)]
+    pub human: Human,
+    /// Engine time per move in milliseconds (default 2000, or none when --depth is given).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
+    pub time_ms: Option<u64>,
+    /// Engine depth limit.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = parse_mib)]
+    pub tt_mib: usize,
+    /// TT replacement strategy (switch with s / S while playing).
+    #[arg(long, value_enum, default_value_t = Policy::TwoTier)]
+    pub strategy: Policy,
+    /// Bits of the key an entry must match to count as a hit (8–64; fewer gives false matches).
+    #[arg(long, default_value_t = 64, value_parser = parse_bits)]
+    pub check_bits: u32,
+}
+
+fn parse_mib(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if TT_MIB_RANGE.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "a whole number of MiB from {} to {}",
+            TT_MIB_RANGE.start(),
+            TT_MIB_RANGE.end()
+        )),
+    }
+}
+
+fn parse_bits(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(n) if CHECK_BITS_RANGE.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "a number of bits from {} to {}",
+            CHECK_BITS_RANGE.start(),
+            CHECK_BITS_RANGE.end()
+        )),
+    }
+}
+
+impl PlayArgs {
+    /// The UI settings these options ask for.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            spec: self.spec.clone(),
+            human: self.human,
+            time_ms: self.time_ms,
+            depth: self.depth,
+            tt_mib: self.tt_mib,
+            policy: self.strategy,
+            check_bits: self.check_bits,
+        }
+    }
+}
+
+pub fn run(args: &PlayArgs) -> CommandResult {
+    crate::ui::run(args.settings())
+}

@@ -1,0 +1,868 @@
+//! The model of the game screen and everything that changes it.
+//!
+//! [`App`] owns the game record, the cursor, the command line, the panels' view models and the
+//! engine handle. [`App::update`] takes one [`Event`] at a time (a key, a click, a tick, an engine
+//! report) and is the only place the model changes; drawing (`super::view`) only reads it.
+//!
+//! Promises:
+//! - input never panics and a refused key or command changes nothing but the status message;
+//! - the engine is reached only through its handle, never waited for: a search is started with a
+//!   fresh id, and a result is played only if its id is the current one *and* the position is
+//!   still the one that was sent (anything else is dropped as stale);
+//! - a move the engine proposes is checked for legality before it is played.
+
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use super::command::{self, Cmd};
+use super::event::Event;
+use super::pending::{Engine, Limits, Policy, Report};
+use super::position::{AnyGameExt, outcome_text, stone_glyph};
+use super::search::{Activity, SearchView};
+use super::tt::TtView;
+use crate::commands::{AnyGame, CommandError, GameSpec};
+use crate::game::{Game, GameKind, Move, Side};
+use crate::with_game;
+use crate::zobrist::Delta;
+
+/// Engine time per move when neither `--time-ms` nor `--depth` is given.
+pub const DEFAULT_TIME_MS: u64 = 2000;
+/// How many recent moves the XOR-terms panel can show.
+pub const DELTA_ROWS: usize = 8;
+
+/// Who the person at the keyboard plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Human {
+    Black,
+    White,
+    /// Both sides (the engine only gives hints).
+    Both,
+    /// Neither: the engine plays itself (a demo).
+    None,
+}
+
+impl Human {
+    /// Whether the person moves for `side`.
+    pub fn plays(self, side: Side) -> bool {
+        match self {
+            Human::Black => side == Side::Black,
+            Human::White => side == Side::White,
+            Human::Both => true,
+            Human::None => false,
+        }
+    }
+
+    /// The person playing exactly `side`.
+    pub fn only(side: Side) -> Human {
+        match side {
+            Side::Black => Human::Black,
+            Side::White => Human::White,
+        }
+    }
+}
+
+/// What the person chose on the command line (and may change from the command line `:`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub spec: GameSpec,
+    pub human: Human,
+    /// Engine time per move; `None` with no depth means [`DEFAULT_TIME_MS`].
+    pub time_ms: Option<u64>,
+    pub depth: Option<u32>,
+    pub tt_mib: usize,
+    pub policy: Policy,
+    pub check_bits: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            spec: GameSpec::default(),
+            human: Human::Black,
+            time_ms: None,
+            depth: None,
+            tt_mib: 64,
+            policy: Policy::TwoTier,
+            check_bits: 64,
+        }
+    }
+}
+
+impl Settings {
+    /// The search limits these settings give.
+    pub fn limits(&self) -> Limits {
+        let time_ms = match (self.time_ms, self.depth) {
+            (Some(ms), _) => Some(ms),
+            (None, None) => Some(DEFAULT_TIME_MS),
+            (None, Some(_)) => None,
+        };
+        Limits {
+            depth: self.depth,
+            time: time_ms.map(Duration::from_millis),
+            nodes: None,
+        }
+    }
+}
+
+/// What the keyboard is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Keys move the cursor and run actions.
+    Normal,
+    /// Typing after `:`; holds the text so far.
+    Command(String),
+    /// The help overlay is open.
+    Help,
+}
+
+/// The one-line message in the status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Why a search runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The engine's own move: played when done.
+    Move,
+    /// A hint for the person: marked on the board when done.
+    Hint,
+}
+
+#[derive(Clone, Debug)]
+struct Pending {
+    id: u64,
+    purpose: Purpose,
+    hash: u64,
+    ply: usize,
+}
+
+/// Geometry of the last frame, recorded by the view so clicks map to what was drawn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// Each board cell's rectangle on screen and its cell index.
+    pub cells: Vec<(Rect, usize)>,
+}
+
+/// One recent move's XOR terms, for the XOR-terms panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeltaRow {
+    /// 1-based ply number of the move.
+    pub ply: usize,
+    /// Who moved.
+    pub side: Side,
+    /// The move's name (`f5`, `h8`, `pa`).
+    pub name: String,
+    /// The name of each term's cell, parallel to `delta.terms`.
+    pub cells: Vec<String>,
+    pub delta: Delta,
+    /// The hash of the position after the move computed from scratch.
+    pub recomputed: u64,
+}
+
+impl DeltaRow {
+    /// The incremental hash equals the XOR of the terms and the full recompute.
+    pub fn verified(&self) -> bool {
+        self.delta.replay() == self.delta.after && self.delta.after == self.recomputed
+    }
+}
+
+/// The whole model of the game screen.
+pub struct App {
+    pub settings: Settings,
+    pub game: AnyGame,
+    /// Moves taken back, the next to redo last.
+    pub redo: Vec<Move>,
+    pub cursor: usize,
+    pub hint: Option<Move>,
+    pub mode: Mode,
+    pub message: Option<Message>,
+    /// A standing announcement on the board: a pass, the end of the game.
+    pub notice: Option<String>,
+    /// The last moves' XOR terms, newest first.
+    pub deltas: Vec<DeltaRow>,
+    pub search: SearchView,
+    pub tt: TtView,
+    pub paused: bool,
+    pub quit: bool,
+    pub drawn: Drawn,
+    /// First line of the help overlay shown (it scrolls on small screens).
+    pub help_scroll: u16,
+    engine: Engine,
+    next_id: u64,
+    pending: Option<Pending>,
+}
+
+impl App {
+    /// A new game with these settings; starts the engine thread (and its first search if the
+    /// engine moves first).
+    pub fn new(settings: Settings) -> Result<App, CommandError> {
+        let game = settings.spec.start()?;
+        let engine = Engine::spawn(settings.tt_mib, settings.policy, settings.check_bits);
+        let tt = TtView::new(settings.policy, settings.tt_mib, settings.check_bits);
+        let mut app = App {
+            cursor: start_cursor(&game),
+            game,
+            settings,
+            redo: Vec::new(),
+            hint: None,
+            mode: Mode::Normal,
+            message: None,
+            notice: None,
+            deltas: Vec::new(),
+            search: SearchView::default(),
+            tt,
+            paused: false,
+            quit: false,
+            drawn: Drawn::default(),
+            help_scroll: 0,
+            engine,
+            next_id: 1,
+            pending: None,
+        };
+        app.after_position_change();
+        Ok(app)
+    }
+
+    /// Whether a search (a move or a hint) is running.
+    pub fn thinking(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Why the running search runs, if one does.
+    pub fn search_purpose(&self) -> Option<Purpose> {
+        self.pending.as_ref().map(|p| p.purpose)
+    }
+
+    /// Feed every report the engine has sent so far into the model; never blocks.
+    pub fn drain_engine(&mut self) -> usize {
+        let mut n = 0;
+        while let Some(report) = self.engine.try_recv() {
+            self.update(Event::Engine(report));
+            n += 1;
+        }
+        n
+    }
+
+    /// Apply one event to the model.
+    pub fn update(&mut self, event: Event) {
+        match event {
+            Event::Key(key) => self.on_key(key),
+            Event::Mouse(mouse) => self.on_mouse(mouse),
+            Event::Resize(..) | Event::Tick => {}
+            Event::Engine(report) => self.on_report(report, Instant::now()),
+        }
+    }
+
+    fn info(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    fn error(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            error: true,
+        });
+    }
+
+    // ---- keys and mouse -------------------------------------------------------------------
+
+    fn on_key(&mut self, key: KeyEvent) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('c') {
+            self.request_quit();
+            return;
+        }
+        match &mut self.mode {
+            Mode::Command(line) => match key.code {
+                KeyCode::Esc => self.mode = Mode::Normal,
+                KeyCode::Enter => {
+                    let line = std::mem::take(line);
+                    self.mode = Mode::Normal;
+                    self.run_command(&line);
+                }
+                KeyCode::Backspace => {
+                    if line.pop().is_none() {
+                        self.mode = Mode::Normal;
+                    }
+                }
+                KeyCode::Char('u') if ctrl => line.clear(),
+                KeyCode::Char(c) if !ctrl && line.chars().count() < 200 => line.push(c),
+                _ => {}
+            },
+            Mode::Help => match key.code {
+                KeyCode::Char('q') => self.request_quit(),
+                KeyCode::Down | KeyCode::Char('j') => {
+                    self.help_scroll = self.help_scroll.saturating_add(1)
+                }
+                KeyCode::Up | KeyCode::Char('k') => {
+                    self.help_scroll = self.help_scroll.saturating_sub(1)
+                }
+                _ => self.mode = Mode::Normal,
+            },
+            Mode::Normal => self.normal_key(key),
+        }
+    }
+
+    fn normal_key(&mut self, key: KeyEvent) {
+        match key.code {
+            KeyCode::Left | KeyCode::Char('h') => self.move_cursor(-1, 0),
+            KeyCode::Right | KeyCode::Char('l') => self.move_cursor(1, 0),
+            KeyCode::Up | KeyCode::Char('k') => self.move_cursor(0, -1),
+            KeyCode::Down | KeyCode::Char('j') => self.move_cursor(0, 1),
+            KeyCode::Enter | KeyCode::Char(' ') => self.play_cursor(),
+            KeyCode::Char(':') => self.mode = Mode::Command(String::new()),
+            KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('r') => self.redo(),
+            KeyCode::Char('n') => self.new_game(),
+            KeyCode::Char('s') => self.set_policy(self.settings.policy.next()),
+            KeyCode::Char('S') => self.set_policy(self.settings.policy.prev()),
+            KeyCode::Char('t') => self.hint(),
+            KeyCode::Char('e') => self.engine_now(),
+            KeyCode::Char('p') => self.toggle_pause(),
+            KeyCode::Char('g') => {
+                let other = match self.game.kind() {
+                    GameKind::Othello => GameKind::Gomoku,
+                    GameKind::Gomoku => GameKind::Othello,
+                };
+                self.switch_game(other, None);
+            }
+            KeyCode::Char('?') => {
+                self.help_scroll = 0;
+                self.mode = Mode::Help;
+            }
+            KeyCode::Char('q') | KeyCode::Esc => self.request_quit(),
+            _ => {}
+        }
+    }
+
+    fn on_mouse(&mut self, mouse: MouseEvent) {
+        if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
+            return;
+        }
+        match self.mode {
+            Mode::Help => self.mode = Mode::Normal,
+            Mode::Command(_) => {}
+            Mode::Normal => {
+                let at = Position::new(mouse.column, mouse.row);
+                let hit = self.drawn.cells.iter().find(|(r, _)| r.contains(at));
+                if let Some(&(_, cell)) = hit {
+                    self.cursor = cell;
+                    self.play_cursor();
+                }
+            }
+        }
+    }
+
+    fn move_cursor(&mut self, dx: i32, dy: i32) {
+        let (w, h) = (self.game.width() as i32, self.game.height() as i32);
+        let x = (self.cursor as i32 % w + dx).clamp(0, w - 1);
+        let y = (self.cursor as i32 / w + dy).clamp(0, h - 1);
+        self.cursor = (y * w + x) as usize;
+    }
+
+    fn play_cursor(&mut self) {
+        self.play_human(Move::at(self.cursor));
+    }
+
+    // ---- the command line -----------------------------------------------------------------
+
+    /// Run one command-line line (without the `:`); a bad line only sets an error message.
+    pub fn run_command(&mut self, line: &str) {
+        let cmd = match command::parse(line) {
+            Ok(cmd) => cmd,
+            Err(e) => return self.error(e),
+        };
+        match cmd {
+            Cmd::Move(text) => match with_game!(&self.game, g => g.parse_move(&text)) {
+                Ok(mv) => self.play_human(mv),
+                Err(_) if text.chars().all(|c| c.is_ascii_alphabetic()) => {
+                    self.error(format!("unknown command ':{text}' (? lists the commands)"))
+                }
+                Err(e) => self.error(e.to_string()),
+            },
+            Cmd::New => self.new_game(),
+            Cmd::Undo => self.undo(),
+            Cmd::Redo => self.redo(),
+            Cmd::Strategy(p) => self.set_policy(p),
+            Cmd::TtMib(mib) => self.set_tt_mib(mib),
+            Cmd::CheckBits(bits) => self.set_check_bits(bits),
+            Cmd::Game(kind, size) => self.switch_game(kind, size),
+            Cmd::Rule(rule) => {
+                self.settings.spec.rule = rule;
+                if self.game.kind() == GameKind::Gomoku {
+                    self.new_game();
+                }
+                self.info(format!("rule {} (for Gomoku)", rule.name()));
+            }
+            Cmd::Human(h) => self.set_human(h),
+            Cmd::Time(ms) => {
+                self.settings.time_ms = Some(ms);
+                self.info(format!("engine time {ms} ms per move"));
+            }
+            Cmd::Depth(d) => {
+                self.settings.depth = d;
+                match d {
+                    Some(d) => self.info(format!("engine depth limit {d}")),
+                    None => self.info("no depth limit"),
+                }
+            }
+            Cmd::Hint => self.hint(),
+            Cmd::Pause => self.toggle_pause(),
+            Cmd::EngineNow => self.engine_now(),
+            Cmd::Help => {
+                self.help_scroll = 0;
+                self.mode = Mode::Help;
+            }
+            Cmd::Quit => self.request_quit(),
+        }
+    }
+
+    // ---- actions ----------------------------------------------------------------------------
+
+    fn request_quit(&mut self) {
+        self.cancel_search();
+        self.quit = true;
+    }
+
+    /// The person plays `mv`, if it is their turn and the move is legal.
+    fn play_human(&mut self, mv: Move) {
+        if let Some(end) = outcome_text(&self.game) {
+            return self.error(format!("the game is over ({end}); n starts a new one"));
+        }
+        let side = self.game.side_to_move();
+        if !self.settings.human.plays(side) {
+            return self.error(format!(
+                "{} {} is the engine's side; e makes it move now, p pauses it",
+                stone_glyph(side),
+                side.name()
+            ));
+        }
+        let name = self.game.name(mv);
+        match with_game!(&mut self.game, g => g.try_play(mv)) {
+            Ok(_) => {
+                self.cancel_search();
+                self.redo.clear();
+                self.message = None;
+                self.notice = None;
+                self.after_position_change();
+            }
+            Err(e) => self.error(format!("{name}: {e}")),
+        }
+    }
+
+    fn undo(&mut self) {
+        if self.game.history().is_empty() {
+            return self.error("nothing to undo");
+        }
+        self.cancel_search();
+        let mut undone = 0;
+        while let Some(mv) = with_game!(&mut self.game, g => g.undo()) {
+            self.redo.push(mv);
+            undone += 1;
+            if self.resting() {
+                break;
+            }
+        }
+        self.notice = None;
+        if self.settings.human == Human::None {
+            self.paused = true;
+            self.info(format!(
+                "took back {undone} move(s); paused (p resumes, r redoes)"
+            ));
+        } else {
+            self.info(format!("took back {undone} move(s) (r redoes)"));
+        }
+        self.cursor_to_last();
+        self.after_position_change();
+    }
+
+    fn redo(&mut self) {
+        if self.redo.is_empty() {
+            return self.error("nothing to redo");
+        }
+        self.cancel_search();
+        let mut redone = 0;
+        while let Some(mv) = self.redo.pop() {
+            if with_game!(&mut self.game, g => g.try_play(mv)).is_err() {
+                self.redo.clear();
+                break;
+            }
+            redone += 1;
+            if self.resting() {
+                break;
+            }
+        }
+        self.notice = None;
+        self.info(format!("replayed {redone} move(s)"));
+        self.cursor_to_last();
+        self.after_position_change();
+    }
+
+    /// A position where undo and redo stop: the person's turn (any turn when the person plays
+    /// both sides or none), not a forced pass; or the end of the game.
+    fn resting(&self) -> bool {
+        if self.game.outcome().is_some() {
+            return true;
+        }
+        if self.game.must_pass() {
+            return false;
+        }
+        match self.settings.human {
+            Human::Both | Human::None => true,
+            h => h.plays(self.game.side_to_move()),
+        }
+    }
+
+    fn cursor_to_last(&mut self) {
+        if let Some(c) = self.game.last_placement() {
+            self.cursor = c;
+        }
+    }
+
+    fn new_game(&mut self) {
+        let game = match self.settings.spec.start() {
+            Ok(g) => g,
+            Err(e) => return self.error(e.to_string()),
+        };
+        self.cancel_search();
+        self.game = game;
+        self.redo.clear();
+        self.notice = None;
+        self.cursor = start_cursor(&self.game);
+        self.engine.clear();
+        self.tt.reset();
+        self.search = SearchView::default();
+        self.info(format!("new game: {}", self.game.label()));
+        self.after_position_change();
+    }
+
+    fn switch_game(&mut self, kind: GameKind, size: Option<usize>) {
+        let before = self.settings.spec.clone();
+        self.settings.spec.game = kind;
+        if let Some(n) = size {
+            self.settings.spec.size = n;
+        }
+        if let Err(e) = self.settings.spec.start() {
+            self.settings.spec = before;
+            return self.error(e.to_string());
+        }
+        self.new_game();
+    }
+
+    fn set_policy(&mut self, policy: Policy) {
+        let mid_search = self.thinking();
+        let from = self.settings.policy;
+        self.engine.set_policy(policy);
+        self.settings.policy = policy;
+        self.tt.switch(from, policy, mid_search);
+        let when = if mid_search {
+            " (switched mid-search)"
+        } else {
+            ""
+        };
+        self.info(format!(
+            "strategy {}: {}{when}",
+            policy.name(),
+            policy.describe()
+        ));
+    }
+
+    fn set_tt_mib(&mut self, mib: usize) {
+        // A new table cannot be swapped in under a running search: stop it, resize, and let
+        // `advance` restart the engine's move if it was thinking.
+        self.cancel_search();
+        self.engine.set_tt_mib(mib);
+        self.settings.tt_mib = mib;
+        self.tt.resize(mib);
+        self.info(format!("transposition table {mib} MiB (empty)"));
+        self.advance();
+    }
+
+    fn set_check_bits(&mut self, bits: u32) {
+        self.engine.set_check_bits(bits);
+        self.settings.check_bits = bits;
+        self.tt.check_bits = bits;
+        let note = if bits < 64 {
+            " — fewer bits: other positions may be accepted (false matches)"
+        } else {
+            ""
+        };
+        self.info(format!("{bits} check bits{note}"));
+    }
+
+    fn set_human(&mut self, human: Human) {
+        self.settings.human = human;
+        if self.search_purpose() == Some(Purpose::Move) && human.plays(self.game.side_to_move()) {
+            self.cancel_search();
+        }
+        self.info(match human {
+            Human::Black | Human::White => format!("you play {}", stone_glyph_name(human)),
+            Human::Both => "you play both sides".to_string(),
+            Human::None => "the engine plays both sides".to_string(),
+        });
+        self.advance();
+    }
+
+    fn hint(&mut self) {
+        if let Some(end) = outcome_text(&self.game) {
+            return self.error(format!("the game is over ({end})"));
+        }
+        if !self.settings.human.plays(self.game.side_to_move()) {
+            return self.error("hints are for your turn");
+        }
+        self.info("looking for a hint…");
+        self.start_search(Purpose::Hint);
+    }
+
+    /// `e`: while the engine thinks about its move, move now; otherwise the engine takes over
+    /// the side to move and the person gets the other side.
+    fn engine_now(&mut self) {
+        if self.search_purpose() == Some(Purpose::Move) {
+            self.engine.stop();
+            return self.info("moving now: the engine plays its best move so far");
+        }
+        if let Some(end) = outcome_text(&self.game) {
+            return self.error(format!("the game is over ({end})"));
+        }
+        let side = self.game.side_to_move();
+        self.cancel_search();
+        self.paused = false;
+        if self.settings.human != Human::None {
+            self.settings.human = Human::only(side.opponent());
+        }
+        self.info(format!(
+            "the engine plays {} {} now; you play {} {}",
+            stone_glyph(side),
+            side.name(),
+            stone_glyph(side.opponent()),
+            side.opponent().name()
+        ));
+        self.advance();
+    }
+
+    fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+        if self.paused {
+            if self.search_purpose() == Some(Purpose::Move) {
+                self.cancel_search();
+            }
+            self.search.activity = Activity::Paused;
+            self.info("paused: the engine will not move (p resumes)");
+        } else {
+            if self.search.activity == Activity::Paused {
+                self.search.activity = Activity::Idle;
+            }
+            self.info("resumed");
+            self.advance();
+        }
+    }
+
+    // ---- the position and the engine ---------------------------------------------------------
+
+    fn after_position_change(&mut self) {
+        self.hint = None;
+        self.advance();
+        self.refresh_deltas();
+    }
+
+    /// Play forced passes, announce the end, and start the engine if it is its turn.
+    fn advance(&mut self) {
+        let mut passed = None;
+        while self.game.must_pass() {
+            let side = self.game.side_to_move();
+            if with_game!(&mut self.game, g => g.try_play(Move::PASS)).is_err() {
+                break;
+            }
+            passed = Some(side);
+        }
+        if let Some(side) = passed {
+            self.notice = Some(format!(
+                "{} {} has no move and passes",
+                stone_glyph(side),
+                side.name()
+            ));
+            self.refresh_deltas();
+        }
+        if let Some(end) = outcome_text(&self.game) {
+            self.notice = Some(format!("game over: {end} (n: new game)"));
+            return;
+        }
+        let side = self.game.side_to_move();
+        if !self.paused
+            && !self.settings.human.plays(side)
+            && self.search_purpose() != Some(Purpose::Move)
+        {
+            self.cancel_search();
+            self.start_search(Purpose::Move);
+        }
+    }
+
+    fn start_search(&mut self, purpose: Purpose) {
+        self.cancel_search();
+        let id = self.next_id;
+        self.next_id += 1;
+        self.engine
+            .search(id, self.game.clone(), self.settings.limits());
+        self.pending = Some(Pending {
+            id,
+            purpose,
+            hash: self.game.hash(),
+            ply: self.game.history().len(),
+        });
+        let side = self.game.side_to_move();
+        self.search.start(match purpose {
+            Purpose::Move => Activity::Thinking(side),
+            Purpose::Hint => Activity::Hinting(side),
+        });
+    }
+
+    /// Stop the running search, if any, and forget it: its reports become stale.
+    fn cancel_search(&mut self) {
+        if self.pending.take().is_some() {
+            self.engine.stop();
+            self.search.activity = if self.paused {
+                Activity::Paused
+            } else {
+                Activity::Idle
+            };
+        }
+    }
+
+    fn on_report(&mut self, report: Report, now: Instant) {
+        match report {
+            Report::Progress { id, search, tt } => {
+                self.tt.absorb(&tt, now, false);
+                if self.is_current(id) {
+                    let game = &self.game;
+                    self.search.absorb(&search, game.kind(), |m| game.name(m));
+                }
+            }
+            Report::Done { id, search, tt } => {
+                self.tt.absorb(&tt, now, true);
+                if !self.is_current(id) {
+                    return;
+                }
+                let game = &self.game;
+                self.search.absorb(&search, game.kind(), |m| game.name(m));
+                let Some(p) = self.pending.take() else {
+                    return;
+                };
+                self.search.finish(if self.paused {
+                    Activity::Paused
+                } else {
+                    Activity::Idle
+                });
+                if p.hash != self.game.hash() || p.ply != self.game.history().len() {
+                    return;
+                }
+                self.finish(p.purpose, search.best);
+            }
+            Report::Error(e) => {
+                self.error(format!("engine: {e}"));
+                if self.pending.take().is_some() {
+                    self.search.finish(Activity::Idle);
+                }
+            }
+        }
+    }
+
+    fn is_current(&self, id: u64) -> bool {
+        self.pending.as_ref().is_some_and(|p| p.id == id)
+    }
+
+    fn finish(&mut self, purpose: Purpose, best: Option<Move>) {
+        let Some(mv) = best else {
+            return self.error("the engine found no move");
+        };
+        let name = self.game.name(mv);
+        match purpose {
+            Purpose::Hint => {
+                self.hint = Some(mv);
+                if let Some(c) = mv.cell() {
+                    self.cursor = c;
+                }
+                let score = self.search.score.clone();
+                self.info(format!(
+                    "hint: {name} (score {score}) — the cursor is on it, Enter plays it"
+                ));
+            }
+            Purpose::Move => {
+                if self.paused {
+                    return;
+                }
+                let side = self.game.side_to_move();
+                match with_game!(&mut self.game, g => g.try_play(mv)) {
+                    Ok(_) => {
+                        self.redo.clear();
+                        self.notice = None;
+                        self.info(format!(
+                            "engine {} played {name} (score {}, depth {})",
+                            stone_glyph(side),
+                            self.search.score,
+                            self.search.depth
+                        ));
+                        self.after_position_change();
+                    }
+                    Err(e) => {
+                        self.paused = true;
+                        self.search.activity = Activity::Paused;
+                        self.error(format!(
+                            "the engine proposed {name}, which is not legal here ({e}); paused"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recompute the XOR terms of the last [`DELTA_ROWS`] moves from the game record.
+    fn refresh_deltas(&mut self) {
+        let mut g = self.game.clone();
+        let keys = with_game!(&g, x => x.keys());
+        let mut rows = Vec::with_capacity(DELTA_ROWS);
+        while rows.len() < DELTA_ROWS {
+            let after = g.hash();
+            let recomputed = g.recompute_hash();
+            let Some(mv) = with_game!(&mut g, x => x.undo()) else {
+                break;
+            };
+            let changes = with_game!(&g, x => x.changes(mv));
+            rows.push(DeltaRow {
+                ply: g.history().len() + 1,
+                side: g.side_to_move(),
+                name: g.name(mv),
+                cells: changes.iter().map(|c| g.name(Move::at(c.cell))).collect(),
+                delta: Delta::new(keys, g.hash(), &changes, after),
+                recomputed,
+            });
+        }
+        self.deltas = rows;
+    }
+}
+
+fn stone_glyph_name(human: Human) -> String {
+    let side = if human == Human::White {
+        Side::White
+    } else {
+        Side::Black
+    };
+    format!("{} {}", stone_glyph(side), side.name())
+}
+
+/// Where the cursor starts: f5 in Othello (the usual first move), the centre in Gomoku.
+fn start_cursor(game: &AnyGame) -> usize {
+    match game {
+        AnyGame::Othello(_) => 4 * 8 + 5,
+        AnyGame::Gomoku(g) => g.index(g.size() / 2, g.size() / 2),
+    }
+}

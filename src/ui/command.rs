@@ -1,0 +1,227 @@
+//! The `:` command line: parse one typed line into a [`Cmd`], or a one-line error.
+//!
+//! Parsing never touches the game; the [`super::app::App`] applies a parsed command, and a line
+//! that parses to nothing known changes nothing and leaves an error in the status line.
+
+use super::app::Human;
+use super::pending::Policy;
+use crate::game::GameKind;
+use crate::game::gomoku::Rule;
+
+/// TT sizes the command line accepts, in MiB.
+pub const TT_MIB_RANGE: std::ops::RangeInclusive<usize> = 1..=4096;
+/// Check bits the command line accepts.
+pub const CHECK_BITS_RANGE: std::ops::RangeInclusive<u32> = 8..=64;
+
+/// One command of the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    /// Anything that is not a command word: a move in the game's notation (`f5`, `h8`, `pa`).
+    Move(String),
+    New,
+    Undo,
+    Redo,
+    Strategy(Policy),
+    TtMib(usize),
+    CheckBits(u32),
+    /// Switch game; Gomoku may name a size.
+    Game(GameKind, Option<usize>),
+    Rule(Rule),
+    Human(Human),
+    /// Engine time per move in ms.
+    Time(u64),
+    /// Depth limit (`None`: no limit).
+    Depth(Option<u32>),
+    Hint,
+    Pause,
+    EngineNow,
+    Help,
+    Quit,
+}
+
+/// The command words, for the help overlay and error messages.
+pub const COMMANDS: &str = ":f5 :h8 (a move)  :new  :undo  :redo  :strategy NAME  :tt MIB  \
+:bits N  :game othello|gomoku [SIZE]  :rule freestyle|exact5  :human black|white|both|none  \
+:time MS  :depth N|off  :hint  :pause  :engine  :help  :quit";
+
+/// Parse a command line (without the leading `:`).
+pub fn parse(line: &str) -> Result<Cmd, String> {
+    let mut words = line.split_whitespace();
+    let Some(head) = words.next() else {
+        return Err("empty command (try :help)".to_string());
+    };
+    let args: Vec<&str> = words.collect();
+    let word = head.to_ascii_lowercase();
+    let no_args = |cmd: Cmd| {
+        if args.is_empty() {
+            Ok(cmd)
+        } else {
+            Err(format!(":{word} takes no argument"))
+        }
+    };
+    let one_arg = |what: &str| -> Result<&str, String> {
+        match args.as_slice() {
+            [a] => Ok(*a),
+            [] => Err(format!(":{word} needs {what}")),
+            _ => Err(format!(":{word} takes one argument, {what}")),
+        }
+    };
+    match word.as_str() {
+        "new" | "n" => no_args(Cmd::New),
+        "undo" | "u" => no_args(Cmd::Undo),
+        "redo" | "r" => no_args(Cmd::Redo),
+        "hint" | "t" => no_args(Cmd::Hint),
+        "pause" | "p" => no_args(Cmd::Pause),
+        "engine" | "e" | "go" => no_args(Cmd::EngineNow),
+        "help" | "h" | "?" => no_args(Cmd::Help),
+        "quit" | "q" | "exit" => no_args(Cmd::Quit),
+        "strategy" | "policy" | "s" => {
+            let names = Policy::ALL.map(Policy::name).join(", ");
+            let a = one_arg(&format!("a strategy ({names})"))?;
+            a.to_ascii_lowercase()
+                .parse::<Policy>()
+                .map(Cmd::Strategy)
+                .map_err(|_| format!("unknown strategy '{a}': one of {names}"))
+        }
+        "tt" => {
+            let a = one_arg("a size in MiB")?;
+            match a.parse::<usize>() {
+                Ok(n) if TT_MIB_RANGE.contains(&n) => Ok(Cmd::TtMib(n)),
+                _ => Err(format!(
+                    "TT size '{a}' not accepted: a whole number of MiB, {} to {}",
+                    TT_MIB_RANGE.start(),
+                    TT_MIB_RANGE.end()
+                )),
+            }
+        }
+        "bits" | "check-bits" => {
+            let a = one_arg("a number of check bits")?;
+            match a.parse::<u32>() {
+                Ok(n) if CHECK_BITS_RANGE.contains(&n) => Ok(Cmd::CheckBits(n)),
+                _ => Err(format!(
+                    "check bits '{a}' not accepted: {} to {}",
+                    CHECK_BITS_RANGE.start(),
+                    CHECK_BITS_RANGE.end()
+                )),
+            }
+        }
+        "game" => {
+            let kind = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+                Some("othello" | "reversi") => GameKind::Othello,
+                Some("gomoku" | "five") => GameKind::Gomoku,
+                Some(other) => {
+                    return Err(format!("unknown game '{other}': othello or gomoku"));
+                }
+                None => return Err(":game needs othello or gomoku".to_string()),
+            };
+            match (kind, &args[1..]) {
+                (_, []) => Ok(Cmd::Game(kind, None)),
+                (GameKind::Gomoku, [size]) => {
+                    let n = size
+                        .parse::<usize>()
+                        .map_err(|_| format!("board size '{size}' is not a number (5 to 25)"))?;
+                    if (crate::game::gomoku::MIN_SIZE..=crate::game::gomoku::MAX_SIZE).contains(&n)
+                    {
+                        Ok(Cmd::Game(kind, Some(n)))
+                    } else {
+                        Err(format!("board size {n} out of range: 5 to 25"))
+                    }
+                }
+                (GameKind::Othello, _) => Err("othello takes no size".to_string()),
+                _ => Err(":game gomoku takes at most a size".to_string()),
+            }
+        }
+        "rule" => match one_arg("freestyle or exact5")?
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "freestyle" => Ok(Cmd::Rule(Rule::Freestyle)),
+            "exact5" => Ok(Cmd::Rule(Rule::Exact5)),
+            other => Err(format!("unknown rule '{other}': freestyle or exact5")),
+        },
+        "human" => match one_arg("black, white, both or none")?
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "black" => Ok(Cmd::Human(Human::Black)),
+            "white" => Ok(Cmd::Human(Human::White)),
+            "both" => Ok(Cmd::Human(Human::Both)),
+            "none" => Ok(Cmd::Human(Human::None)),
+            other => Err(format!(
+                "unknown player '{other}': black, white, both or none"
+            )),
+        },
+        "time" => {
+            let a = one_arg("milliseconds per move")?;
+            match a.parse::<u64>() {
+                Ok(ms) if (10..=3_600_000).contains(&ms) => Ok(Cmd::Time(ms)),
+                _ => Err(format!(
+                    "time '{a}' not accepted: milliseconds, 10 to 3600000"
+                )),
+            }
+        }
+        "depth" => {
+            let a = one_arg("a depth or off")?;
+            if a.eq_ignore_ascii_case("off") {
+                return Ok(Cmd::Depth(None));
+            }
+            match a.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => Ok(Cmd::Depth(Some(d))),
+                _ => Err(format!("depth '{a}' not accepted: 1 to 64, or off")),
+            }
+        }
+        _ if args.is_empty() => Ok(Cmd::Move(head.to_string())),
+        _ => Err(format!("unknown command ':{head}' (? lists the commands)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_of_the_issue() {
+        assert_eq!(parse("f5"), Ok(Cmd::Move("f5".into())));
+        assert_eq!(parse(" h8 "), Ok(Cmd::Move("h8".into())));
+        assert_eq!(parse("new"), Ok(Cmd::New));
+        assert_eq!(parse("undo"), Ok(Cmd::Undo));
+        assert_eq!(
+            parse("strategy two-tier"),
+            Ok(Cmd::Strategy(Policy::TwoTier))
+        );
+        assert_eq!(parse("tt 64"), Ok(Cmd::TtMib(64)));
+        assert_eq!(parse("bits 16"), Ok(Cmd::CheckBits(16)));
+        assert_eq!(parse("game gomoku"), Ok(Cmd::Game(GameKind::Gomoku, None)));
+        assert_eq!(
+            parse("game gomoku 19"),
+            Ok(Cmd::Game(GameKind::Gomoku, Some(19)))
+        );
+        assert_eq!(parse("quit"), Ok(Cmd::Quit));
+        assert_eq!(parse("depth off"), Ok(Cmd::Depth(None)));
+    }
+
+    #[test]
+    fn bad_lines_are_one_line_errors() {
+        for bad in [
+            "",
+            "strategy",
+            "strategy fastest",
+            "tt 0",
+            "tt lots",
+            "tt 99999",
+            "bits 7",
+            "bits 65",
+            "game chess",
+            "game othello 8",
+            "game gomoku 4",
+            "new now",
+            "frobnicate the board",
+            "time 1",
+            "depth 0",
+            "human martian",
+        ] {
+            let e = parse(bad).expect_err(bad);
+            assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
+        }
+    }
+}
