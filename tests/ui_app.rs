@@ -433,3 +433,20 @@ fn the_persons_move_is_refused_on_the_engines_turn() {
     assert_eq!(app.game.hash(), hash);
     assert!(error(&app).unwrap().contains("engine's side"));
 }
+
+#[test]
+fn the_opening_is_named_by_its_hash_whatever_the_move_order() {
+    let mut app = app();
+    for m in ["f5", "d6", "c3", "d3", "c4"] {
+        command(&mut app, m);
+    }
+    assert_eq!(app.opening.as_deref(), Some("Tiger"));
+    ch(&mut app, 'n');
+    // A rotated, transposed Tiger.
+    for m in ["e6", "f4", "c3", "c4", "d3"] {
+        command(&mut app, m);
+    }
+    assert_eq!(app.opening.as_deref(), Some("Tiger"));
+    command(&mut app, "game gomoku");
+    assert_eq!(app.opening, None);
+}

@@ -86,6 +86,7 @@ fn board_othello_start_shows_coordinates_legal_moves_and_cursor() {
                 notice: None,
                 thinking: false,
                 paused: false,
+                opening: None,
             },
             area,
             buf,
@@ -123,6 +124,7 @@ fn board_marks_the_last_move_and_announces_a_pass() {
                 notice: Some("● black has no move and passes"),
                 thinking: false,
                 paused: false,
+                opening: Some("Tiger"),
             },
             area,
             buf,
@@ -154,6 +156,7 @@ fn board_gomoku_lights_the_five_in_a_row() {
                 notice: Some("game over: ● black wins: five in a row"),
                 thinking: false,
                 paused: false,
+                opening: None,
             },
             area,
             buf,
@@ -162,8 +165,8 @@ fn board_gomoku_lights_the_five_in_a_row() {
     });
     insta::assert_snapshot!(backend);
     let buf = backend.buffer();
-    // a1 is the bottom-left cell: row 9 of the grid, first column.
-    let (x, y) = (1 + 1 + 3, 1 + 1 + 8);
+    // a1 is the bottom-left cell: row 9 of the grid, first column (three-wide cells: centre).
+    let (x, y) = (1 + 1 + 3 + 1, 1 + 1 + 8);
     assert_eq!(buf[(x, y)].symbol(), "●");
     assert!(
         buf[(x, y)].modifier.contains(Modifier::REVERSED),
@@ -185,6 +188,7 @@ fn board_draws_only_what_fits() {
                 notice: None,
                 thinking: false,
                 paused: false,
+                opening: None,
             },
             area,
             buf,
@@ -375,16 +379,16 @@ fn search_panel_shows_figures_pv_and_depth_lines() {
 
 #[test]
 fn search_panel_idle() {
-    let backend = draw(61, 4, |area, buf| {
+    let backend = draw(55, 4, |area, buf| {
         search::render(&SearchView::default(), area, buf, &mono())
     });
     assert_eq!(
         backend.buffer(),
         &Buffer::with_lines([
-            "┌ Search · idle ────────────────────────────────────────────┐",
-            "│ idle — the engine searches on its turn; t asks for a hint │",
-            "│                                                           │",
-            "└───────────────────────────────────────────────────────────┘",
+            "┌ Search · idle ──────────────────────────────────────┐",
+            "│ idle — the engine searches on its turn; t: a hint   │",
+            "│                                                     │",
+            "└─────────────────────────────────────────────────────┘",
         ])
         .with_styles_of(backend.buffer())
     );
@@ -473,6 +477,7 @@ fn basic_theme_colours_and_mono_theme_does_not() {
                 notice: None,
                 thinking: true,
                 paused: false,
+                opening: None,
             },
             area,
             buf,

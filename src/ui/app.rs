@@ -24,6 +24,7 @@ use super::pending::{Engine, Limits, Policy, Report};
 use super::position::{AnyGameExt, outcome_text, stone_glyph};
 use super::search::{Activity, SearchView};
 use super::tt::TtView;
+use crate::book::Book;
 use crate::commands::{AnyGame, CommandError, GameSpec};
 use crate::game::{Game, GameKind, Move, Side};
 use crate::with_game;
@@ -187,6 +188,8 @@ pub struct App {
     pub notice: Option<String>,
     /// The last moves' XOR terms, newest first.
     pub deltas: Vec<DeltaRow>,
+    /// The named Othello opening the game has passed through most recently.
+    pub opening: Option<String>,
     pub search: SearchView,
     pub tt: TtView,
     pub paused: bool,
@@ -197,6 +200,8 @@ pub struct App {
     engine: Engine,
     next_id: u64,
     pending: Option<Pending>,
+    /// The Othello opening book (by symmetric hash), built for the game's keys.
+    book: Option<(u64, Book)>,
 }
 
 impl App {
@@ -216,6 +221,7 @@ impl App {
             message: None,
             notice: None,
             deltas: Vec::new(),
+            opening: None,
             search: SearchView::default(),
             tt,
             paused: false,
@@ -225,6 +231,7 @@ impl App {
             engine,
             next_id: 1,
             pending: None,
+            book: None,
         };
         app.after_position_change();
         Ok(app)
@@ -847,6 +854,23 @@ impl App {
             });
         }
         self.deltas = rows;
+        self.refresh_opening();
+    }
+
+    fn refresh_opening(&mut self) {
+        let AnyGame::Othello(g) = &self.game else {
+            self.opening = None;
+            return;
+        };
+        let keys = g.keys();
+        if self.book.as_ref().is_none_or(|(seed, _)| *seed != keys.seed) {
+            self.book = Some((keys.seed, Book::othello(keys)));
+        }
+        self.opening = self
+            .book
+            .as_ref()
+            .and_then(|(_, book)| book.current_opening(g))
+            .map(|(_, name)| name.to_string());
     }
 }
 

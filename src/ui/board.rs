@@ -26,19 +26,23 @@ pub struct BoardView<'a> {
     pub notice: Option<&'a str>,
     pub thinking: bool,
     pub paused: bool,
+    /// The named opening being played (Othello).
+    pub opening: Option<&'a str>,
 }
 
-/// Columns per cell: Othello's cells are wider (room for the cursor's brackets).
-pub fn cell_width(kind: GameKind) -> u16 {
-    match kind {
+/// Columns per cell in a panel `width` columns wide: three (room for the cursor's brackets)
+/// when the board fits so, else two; Othello always has three.
+pub fn cell_width(game: &AnyGame, width: u16) -> u16 {
+    match game.kind() {
         GameKind::Othello => 3,
+        GameKind::Gomoku if width >= 3 + 3 * game.width() as u16 + 4 => 3,
         GameKind::Gomoku => 2,
     }
 }
 
-/// The panel size (borders and padding included) that shows the whole board.
+/// The smallest panel (borders and padding included) that shows the whole board.
 pub fn size_needed(game: &AnyGame) -> (u16, u16) {
-    let cw = cell_width(game.kind());
+    let cw = cell_width(game, 0);
     let w = 3 + cw * game.width() as u16;
     let h = game.height() as u16 + 2;
     (w + 4, h + 2)
@@ -50,8 +54,12 @@ fn who(human: Human, side: Side) -> &'static str {
 
 fn title(view: &BoardView) -> String {
     let g = view.game;
+    let opening = view
+        .opening
+        .map(|name| format!(" · {name}"))
+        .unwrap_or_default();
     format!(
-        " {} · {} ● vs {} ○ · {} moves ",
+        " {}{opening} · {} ● vs {} ○ · {} moves ",
         g.label(),
         who(view.human, Side::Black),
         who(view.human, Side::White),
@@ -96,7 +104,7 @@ pub fn render(view: &BoardView, area: Rect, buf: &mut Buffer, theme: &Theme) -> 
     }
     let (w, h) = (g.width(), g.height());
     let kind = g.kind();
-    let cw = cell_width(kind);
+    let cw = cell_width(g, area.width);
     let x0 = inner.x;
     let y0 = inner.y;
     let right = inner.right();
@@ -149,6 +157,7 @@ pub fn render(view: &BoardView, area: Rect, buf: &mut Buffer, theme: &Theme) -> 
             let (glyph, mut style) = match cell {
                 Cell::Black => ("●", theme.black),
                 Cell::White => ("○", theme.white),
+                Cell::Empty if hint == Some(idx) => ("*", theme.legal),
                 Cell::Empty if legal.contains(&idx) => ("+", theme.legal),
                 Cell::Empty => ("·", theme.empty),
             };

@@ -15,7 +15,7 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "Your stones and the engine's: ● black moves first, ○ white. Coordinates as in the",
             "game's notation (Othello a1 top-left; Gomoku h8 the centre, rows from the bottom).",
-            "+ marks Othello's legal moves; the last move is highlighted; [ ] is the cursor.",
+            "+ marks Othello's legal moves, * a hint (t); the last move is highlighted; [ ] is the cursor.",
             "Passes and the end of the game are announced below the board; a won Gomoku",
             "lights the five in a row.",
         ],

@@ -138,7 +138,7 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         lines.push(Line::from(Span::styled(
             match view.activity {
                 Activity::Paused => "paused — p resumes the engine",
-                Activity::Idle => "idle — the engine searches on its turn; t asks for a hint",
+                Activity::Idle => "idle — the engine searches on its turn; t: a hint",
                 _ => "starting…",
             },
             theme.dim,

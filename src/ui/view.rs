@@ -112,6 +112,7 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
             notice: app.notice.as_deref(),
             thinking: app.thinking(),
             paused: app.paused,
+            opening: app.opening.as_deref(),
         },
         a.board,
         buf,
