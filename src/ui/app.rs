@@ -297,10 +297,9 @@ impl App {
                     self.mode = Mode::Normal;
                     self.run_command(&line);
                 }
+                KeyCode::Backspace if line.is_empty() => self.mode = Mode::Normal,
                 KeyCode::Backspace => {
-                    if line.pop().is_none() {
-                        self.mode = Mode::Normal;
-                    }
+                    line.pop();
                 }
                 KeyCode::Char('u') if ctrl => line.clear(),
                 KeyCode::Char(c) if !ctrl && line.chars().count() < 200 => line.push(c),
@@ -863,7 +862,11 @@ impl App {
             return;
         };
         let keys = g.keys();
-        if self.book.as_ref().is_none_or(|(seed, _)| *seed != keys.seed) {
+        if self
+            .book
+            .as_ref()
+            .is_none_or(|(seed, _)| *seed != keys.seed)
+        {
             self.book = Some((keys.seed, Book::othello(keys)));
         }
         self.opening = self

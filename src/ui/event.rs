@@ -5,6 +5,9 @@ use ratatui::crossterm::event::{self as ct, KeyEvent, MouseEvent};
 
 use super::pending::Report;
 
+// Events are handled one at a time as they arrive, never queued in bulk, so the size of the
+// largest variant (an engine report) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum Event {
     Key(KeyEvent),
     Mouse(MouseEvent),
