@@ -19,7 +19,6 @@ pub mod event;
 pub mod format;
 pub mod hash;
 pub mod help;
-pub mod pending;
 pub mod position;
 pub mod search;
 pub mod status;

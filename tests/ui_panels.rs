@@ -15,10 +15,11 @@ use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::notation::split_gomoku_list;
 use xorboard::game::othello::Othello;
 use xorboard::game::{Game, Move, play_line};
+use xorboard::search::SearchStats;
+use xorboard::tt::{Policy, ReplacementEvent, TtStats};
 use xorboard::ui::app::{DeltaRow, Human, Message, Mode};
 use xorboard::ui::board::{self, BoardView};
 use xorboard::ui::hash::{self, HashView};
-use xorboard::ui::pending::{Policy, ReplacementEvent, SearchStats, TtStats};
 use xorboard::ui::search::{self, Activity, SearchView};
 use xorboard::ui::theme::{ColorMode, Theme};
 use xorboard::ui::tt::{self, TtView};
@@ -362,6 +363,7 @@ fn search_panel_shows_figures_pv_and_depth_lines() {
             best: Some(Move::at(43)),
             pv: vec![Move::at(43), Move::at(29), Move::at(18)],
             exact: false,
+            ..SearchStats::default()
         };
         view.absorb(&stats, g.kind(), |m| g.name(m));
         // A second snapshot at the same depth replaces the line, not adds one.

@@ -4,9 +4,9 @@
 use clap::Args;
 
 use super::{CommandResult, GameSpec};
+use crate::tt::Policy;
 use crate::ui::app::{Human, Settings};
 use crate::ui::command::{CHECK_BITS_RANGE, TT_MIB_RANGE};
-use crate::ui::pending::Policy;
 
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {

@@ -20,13 +20,15 @@ use ratatui::layout::{Position, Rect};
 
 use super::command::{self, Cmd};
 use super::event::Event;
-use super::pending::{Engine, Limits, Policy, Report};
 use super::position::{AnyGameExt, outcome_text, stone_glyph};
 use super::search::{Activity, SearchView};
 use super::tt::TtView;
 use crate::book::Book;
 use crate::commands::{AnyGame, CommandError, GameSpec};
+use crate::engine::{Engine, Report};
 use crate::game::{Game, GameKind, Move, Side};
+use crate::search::Limits;
+use crate::tt::Policy;
 use crate::with_game;
 use crate::zobrist::Delta;
 

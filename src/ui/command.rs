@@ -4,14 +4,15 @@
 //! that parses to nothing known changes nothing and leaves an error in the status line.
 
 use super::app::Human;
-use super::pending::Policy;
 use crate::game::GameKind;
 use crate::game::gomoku::Rule;
+use crate::tt::Policy;
 
 /// TT sizes the command line accepts, in MiB.
 pub const TT_MIB_RANGE: std::ops::RangeInclusive<usize> = 1..=4096;
 /// Check bits the command line accepts.
-pub const CHECK_BITS_RANGE: std::ops::RangeInclusive<u32> = 8..=64;
+pub const CHECK_BITS_RANGE: std::ops::RangeInclusive<u32> =
+    crate::tt::MIN_CHECK_BITS..=crate::tt::MAX_CHECK_BITS;
 
 /// One command of the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use ratatui::crossterm::event::{self as ct, KeyEvent, MouseEvent};
 
-use super::pending::Report;
+use crate::engine::Report;
 
 // Events are handled one at a time as they arrive, never queued in bulk, so the size of the
 // largest variant (an engine report) costs nothing worth a box.

@@ -11,10 +11,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::format;
-use super::pending::{SearchStats, score_text};
 use super::position::stone_glyph;
 use super::theme::Theme;
 use crate::game::{GameKind, Move, Side};
+use crate::search::{SearchStats, score_text};
 
 /// Depth lines kept.
 const MAX_ITERATIONS: usize = 64;

@@ -18,8 +18,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::format;
-use super::pending::{Policy, TtStats};
 use super::theme::Theme;
+use crate::tt::{Policy, TtStats};
 
 /// The sparkline's time step.
 pub const SAMPLE_EVERY: Duration = Duration::from_millis(200);
@@ -242,8 +242,11 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             } else {
                 " between searches"
             }),
-            Span::styled(format!("  {}", sw.to.describe()), theme.dim),
         ]));
+        lines.push(Line::from(Span::styled(
+            format!("  {}: {}", sw.to.name(), sw.to.describe()),
+            theme.dim,
+        )));
     }
     if !s.events.is_empty() {
         let wide = inner.width >= 72;
