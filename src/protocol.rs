@@ -157,7 +157,8 @@ fn spawn_reader(
     rx
 }
 
-/// Run a session over `input` / `output` until it quits or the input ends.
+/// Run a session over `input` / `output` until it quits, or the input has ended and the last
+/// search (bounded by its limits) has been answered.
 pub fn run<S: Session, T: Thinker>(
     session: &mut S,
     thinker: &mut T,
@@ -181,6 +182,8 @@ pub fn run<S: Session, T: Thinker>(
             }
         }
         if let Some(id) = session.searching() {
+            // A report, if one comes within a moment; then any lines that arrived meanwhile
+            // (reports never starve the input).
             if let Some(report) = thinker.poll(Duration::from_millis(2)) {
                 let effects = match report {
                     ThinkReport::Progress(rid, info) => session.progress(rid, &info),
@@ -194,9 +197,8 @@ pub fn run<S: Session, T: Thinker>(
                 if apply(effects, thinker, output, &mut deadline, &mut stop_sent)? {
                     return Ok(());
                 }
-                continue;
             }
-            loop {
+            while session.searching().is_some() {
                 match lines.try_recv() {
                     Ok((at, line)) => match session.arrival(&line) {
                         Arrival::Now => {
@@ -216,21 +218,17 @@ pub fn run<S: Session, T: Thinker>(
                     },
                     Err(crossbeam_channel::TryRecvError::Empty) => break,
                     Err(crossbeam_channel::TryRecvError::Disconnected) => {
-                        if !eof {
-                            eof = true;
-                            let effects = session.interrupt();
-                            if apply(effects, thinker, output, &mut deadline, &mut stop_sent)? {
-                                return Ok(());
-                            }
-                        }
+                        // The input ended: the running search finishes within its limits and
+                        // its answer is printed (a piped script gets its move), then we exit.
+                        eof = true;
                         break;
                     }
                 }
-                if session.searching().is_none() {
-                    break;
-                }
             }
-            if !stop_sent && deadline.is_some_and(|d| Instant::now() >= d) {
+            if session.searching().is_some()
+                && !stop_sent
+                && deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 thinker.stop();
                 stop_sent = true;
             }
