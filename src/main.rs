@@ -34,9 +34,35 @@ enum Command {
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Solve a position: Gomoku threat search (forced win / loss), Othello exact endgame.
     Solve(commands::solve::SolveArgs),
+    /// Othello engine for GUIs and referees: the NBoard protocol on stdin/stdout.
+    Nboard(commands::nboard::NboardArgs),
+    /// Gomoku brain for Piskvork/Gomocup managers (also run as `pbrain-xorboard`).
+    Piskvork(commands::piskvork::PiskvorkArgs),
+}
+
+/// Run as `pbrain-…` (a copy or link of this binary): managers require that name for the brain.
+#[derive(Parser, Debug)]
+#[command(name = "pbrain-xorboard", version)]
+struct PbrainCli {
+    #[command(flatten)]
+    args: commands::piskvork::PiskvorkArgs,
+}
+
+fn called_as_pbrain() -> bool {
+    std::env::args_os()
+        .next()
+        .and_then(|a| {
+            std::path::Path::new(&a)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        })
+        .is_some_and(|n| n.starts_with("pbrain-"))
 }
 
 fn main() -> ExitCode {
+    if called_as_pbrain() {
+        return finish(commands::piskvork::run(&PbrainCli::parse().args));
+    }
     let cli = Cli::parse();
     let result: CommandResult = match &cli.command {
         None => commands::play::run(&cli.play),
@@ -46,7 +72,13 @@ fn main() -> ExitCode {
         Some(Command::Lesson(a)) => commands::lesson::run(a),
         Some(Command::Selfplay(a)) => commands::selfplay::run(a),
         Some(Command::Solve(a)) => commands::solve::run(a),
+        Some(Command::Nboard(a)) => commands::nboard::run(a),
+        Some(Command::Piskvork(a)) => commands::piskvork::run(a),
     };
+    finish(result)
+}
+
+fn finish(result: CommandResult) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -20,7 +20,10 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::time::{Duration, Instant};
 
 use crate::commands::AnyGame;
+use crate::engine::{Engine, Report};
 use crate::game::Move;
+use crate::search::{Limits, SearchStats};
+use crate::tt::Policy;
 
 /// A search a session wants.
 #[derive(Clone, Debug)]
@@ -42,7 +45,8 @@ pub struct SearchInfo {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed_ms: u64,
-    /// From the side to move's point of view, in the engine's units.
+    /// From the side to move's point of view, in the engine's internal units: Othello
+    /// centi-discs, Gomoku pattern points with `±(WIN − plies)` for a proven result.
     pub score: i32,
     pub best: Option<Move>,
     pub pv: Vec<Move>,
@@ -115,6 +119,81 @@ pub trait Thinker {
     fn poll(&mut self, wait: Duration) -> Option<ThinkReport>;
     fn set_tt_mib(&mut self, mib: usize);
     fn set_threads(&mut self, threads: usize);
+}
+
+impl SearchInfo {
+    /// The protocol's view of the engine's statistics.
+    pub fn from_stats(s: &SearchStats) -> SearchInfo {
+        SearchInfo {
+            depth: s.depth,
+            nodes: s.nodes,
+            elapsed_ms: s.elapsed_ms,
+            score: s.raw_score,
+            best: s.best,
+            pv: s.pv.clone(),
+            exact: s.exact,
+        }
+    }
+}
+
+/// The real thinker: xorboard's engine thread ([`crate::engine::Engine`]).
+pub struct EngineThinker {
+    engine: Engine,
+    threads_noted: bool,
+}
+
+impl EngineThinker {
+    /// Start the engine thread with a table of `tt_mib` MiB.
+    pub fn spawn(tt_mib: usize, policy: Policy) -> EngineThinker {
+        EngineThinker {
+            engine: Engine::spawn(tt_mib, policy, 64),
+            threads_noted: false,
+        }
+    }
+
+    /// The engine itself (table size and policy queries).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+impl Thinker for EngineThinker {
+    fn search(&mut self, request: SearchRequest) {
+        let limits = Limits {
+            depth: request.depth,
+            time: request.time,
+            nodes: None,
+        };
+        self.engine.search(request.id, request.position, limits);
+    }
+
+    fn stop(&mut self) {
+        self.engine.stop();
+    }
+
+    fn poll(&mut self, wait: Duration) -> Option<ThinkReport> {
+        Some(match self.engine.recv_timeout(wait)? {
+            Report::Progress { id, search, .. } => {
+                ThinkReport::Progress(id, SearchInfo::from_stats(&search))
+            }
+            Report::Done { id, search, .. } => {
+                ThinkReport::Done(id, SearchInfo::from_stats(&search))
+            }
+            Report::Error(e) => ThinkReport::Error(e),
+        })
+    }
+
+    fn set_tt_mib(&mut self, mib: usize) {
+        self.engine.set_tt_mib(mib);
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        // The search runs on one thread; a request for more is acknowledged once on stderr.
+        if threads > 1 && !self.threads_noted {
+            self.threads_noted = true;
+            eprintln!("xorboard: {threads} threads requested; the search uses one");
+        }
+    }
 }
 
 /// Longest input line kept; the rest of a longer line is dropped (a GGF game is far shorter).

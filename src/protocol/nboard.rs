@@ -38,8 +38,8 @@ pub const DEFAULT_DEPTH: u32 = 12;
 pub const MAX_DEPTH: u32 = 60;
 /// With at most this many empties beyond the midgame depth, search to the end (exact result).
 pub const ENDGAME_EXTRA: u32 = 6;
-/// The engine's Othello scores are disc differences times this.
-pub const SCORE_PER_DISC: i32 = 1;
+/// The engine's Othello scores are disc differences times this (centi-discs).
+pub const SCORE_PER_DISC: i32 = 100;
 
 /// What the running search is for.
 #[derive(Clone, Debug)]
@@ -148,7 +148,8 @@ impl Nboard {
     fn depth_for(&self, pos: &Othello) -> u32 {
         let empties = pos.empties();
         if empties <= self.depth + ENDGAME_EXTRA {
-            empties.max(1)
+            // Deep enough to reach every game end (passes included): an exact result.
+            empties + 2
         } else {
             self.depth
         }
@@ -532,7 +533,7 @@ mod tests {
                     depth: req.depth.unwrap_or(1),
                     best: moves.first().copied(),
                     pv: moves.first().copied().into_iter().collect(),
-                    score: 2,
+                    score: 200,
                     ..SearchInfo::default()
                 };
                 let next = s.done(req.id, &info);

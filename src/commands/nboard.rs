@@ -1,0 +1,41 @@
+//! `xorboard nboard`: the NBoard protocol on stdin/stdout, for Othello GUIs (NBoard) and match
+//! referees. See [`crate::protocol::nboard`] for the commands.
+
+use clap::Args;
+
+use super::{CommandError, CommandResult};
+use crate::protocol::nboard::{self, Nboard};
+use crate::protocol::{self, EngineThinker};
+use crate::tt::Policy;
+use crate::zobrist::Keys;
+
+#[derive(Args, Debug, Clone)]
+pub struct NboardArgs {
+    /// Search depth until the GUI sends `set depth` (1–60).
+    #[arg(long, default_value_t = nboard::DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=nboard::MAX_DEPTH as i64))]
+    pub depth: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+    /// Transposition table replacement policy.
+    #[arg(long, value_enum, default_value_t = Policy::TwoTier)]
+    pub policy: Policy,
+    /// Search threads (accepted for GUI compatibility; the search itself uses one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+}
+
+pub fn run(args: &NboardArgs) -> CommandResult {
+    let mut session = Nboard::new(Keys::default_keys()).with_depth(args.depth);
+    let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
+    protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
+    let stdout = std::io::stdout();
+    protocol::run(
+        &mut session,
+        &mut thinker,
+        std::io::stdin(),
+        &mut stdout.lock(),
+    )
+    .map_err(|e| CommandError(format!("nboard: {e}")))
+}

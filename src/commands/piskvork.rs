@@ -1,0 +1,37 @@
+//! `xorboard piskvork` (also the `pbrain-xorboard` binary, the name Gomoku managers require): the
+//! Gomocup / Piskvork brain protocol on stdin/stdout. See [`crate::protocol::piskvork`].
+
+use clap::Args;
+
+use super::{CommandError, CommandResult};
+use crate::protocol::piskvork::Piskvork;
+use crate::protocol::{self, EngineThinker};
+use crate::tt::Policy;
+use crate::zobrist::Keys;
+
+#[derive(Args, Debug, Clone)]
+pub struct PiskvorkArgs {
+    /// Largest transposition table in MiB (`INFO max_memory` may make it smaller).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+    /// Transposition table replacement policy.
+    #[arg(long, value_enum, default_value_t = Policy::TwoTier)]
+    pub policy: Policy,
+    /// Search threads (accepted for manager compatibility; the search itself uses one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+}
+
+pub fn run(args: &PiskvorkArgs) -> CommandResult {
+    let mut session = Piskvork::new(Keys::default_keys(), args.hash as usize);
+    let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
+    protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
+    let stdout = std::io::stdout();
+    protocol::run(
+        &mut session,
+        &mut thinker,
+        std::io::stdin(),
+        &mut stdout.lock(),
+    )
+    .map_err(|e| CommandError(format!("piskvork: {e}")))
+}

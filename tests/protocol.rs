@@ -1,0 +1,220 @@
+//! The protocols through the real binary and the real engine: scripted NBoard and Piskvork
+//! sessions, the `pbrain-` name, `END` and `ping` while thinking.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Peer;
+use xorboard::game::gomoku::{Gomoku, Rule};
+use xorboard::game::notation::parse_piskvork;
+use xorboard::game::othello::Othello;
+use xorboard::game::{Cell, Game};
+use xorboard::record::parse_ggf;
+use xorboard::zobrist::Keys;
+
+const GGF: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)";
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn othello_after_ggf() -> Othello {
+    parse_ggf(GGF)
+        .unwrap()
+        .to_othello(Keys::default_keys())
+        .unwrap()
+}
+
+/// `=== F5/1.00/0.1` → the move, checked legal in `pos`.
+fn check_answer(pos: &Othello, line: &str) {
+    let text = line.strip_prefix("=== ").expect("=== answer");
+    let sq = text.split(['/', ' ']).next().unwrap();
+    let mv = pos.parse_move(sq).unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert!(pos.is_legal(mv), "{line} is not legal");
+}
+
+#[test]
+fn nboard_scripted_session_answers_pong_move_pong() {
+    // The whole script at once: `ping 2` arrives while `go` thinks.
+    let script = format!("nboard 2\nset depth 20\nset game {GGF}\nping 1\ngo\nping 2\n");
+    let t0 = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_xorboard"))
+        .arg("nboard")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let took = t0.elapsed();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |p: &str| lines.iter().position(|l| l.starts_with(p));
+    let (p1, mv, p2) = (at("pong 1"), at("=== "), at("pong 2"));
+    assert!(
+        p1.is_some() && p1 < mv && mv < p2,
+        "order pong 1, ===, pong 2: {lines:?}"
+    );
+    check_answer(&othello_after_ggf(), lines[mv.unwrap()]);
+    // Depth 20 would take far longer: the ping stopped the search.
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(out.status.success());
+}
+
+#[test]
+fn nboard_interactive_session() {
+    let mut p = Peer::xorboard(&["nboard"]);
+    p.send("nboard 2");
+    p.expect(LIMIT, "set myname", |l| l.starts_with("set myname"));
+    p.send("set depth 4");
+    p.send(&format!("set game {GGF}"));
+    p.send("ping 1");
+    p.expect(LIMIT, "pong 1", |l| l == "pong 1");
+    let mut pos = othello_after_ggf();
+    p.send("go");
+    let answer = p.expect(LIMIT, "===", |l| l.starts_with("=== "));
+    check_answer(&pos, &answer);
+    // The engine waits for `move`: the position is unchanged until then.
+    let sq = answer[4..].split('/').next().unwrap().to_string();
+    p.send(&format!("move {sq}"));
+    pos.play_named(&sq).unwrap();
+    p.send("hint 3");
+    p.expect(LIMIT, "search line", |l| l.starts_with("search "));
+    p.expect(LIMIT, "status after hint", |l| l == "status");
+    p.send("go");
+    check_answer(&pos, &p.expect(LIMIT, "===", |l| l.starts_with("=== ")));
+    p.send("learn");
+    p.expect(LIMIT, "learned", |l| l == "learned");
+    // A bad line is refused and changes nothing: the next answer is for the same position.
+    p.send("move z9");
+    p.send("set game (;GM[Othello]B[A1];)");
+    p.send("go");
+    check_answer(&pos, &p.expect(LIMIT, "===", |l| l.starts_with("=== ")));
+    p.send("quit");
+    assert!(p.wait_exit(Duration::from_secs(5)), "quit ends the engine");
+}
+
+/// A reply `x,y` that is free in `game`; plays it there.
+fn play_reply(game: &mut Gomoku, line: &str) {
+    let mv = parse_piskvork(game.size(), line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    game.try_play(mv).unwrap_or_else(|e| panic!("{line}: {e}"));
+}
+
+fn piskvork_move(p: &mut Peer) -> String {
+    p.expect(LIMIT, "a move", |l| {
+        !l.starts_with("MESSAGE") && !l.starts_with("DEBUG")
+    })
+}
+
+#[test]
+fn piskvork_scripted_session() {
+    let keys = Keys::default_keys();
+    let mut p = Peer::xorboard(&["piskvork"]);
+    p.send("START 15");
+    assert_eq!(piskvork_move(&mut p), "OK");
+    for info in [
+        "INFO timeout_turn 200",
+        "INFO timeout_match 100000",
+        "INFO max_memory 83886080",
+        "INFO rule 0",
+    ] {
+        p.send(info);
+    }
+    let mut game = Gomoku::new(15, Rule::Freestyle, keys);
+    p.send("BEGIN");
+    play_reply(&mut game, &piskvork_move(&mut p));
+    // Answer with the first free field from the top-left.
+    let free = (0..225).find(|&c| game.cell(c) == Cell::Empty).unwrap();
+    let (x, y) = (free % 15, free / 15);
+    play_reply(&mut game, &format!("{x},{y}"));
+    p.send(&format!("TURN {x},{y}"));
+    play_reply(&mut game, &piskvork_move(&mut p));
+
+    p.send("RESTART");
+    assert_eq!(piskvork_move(&mut p), "OK");
+    p.send("BOARD");
+    for l in ["7,7,2", "8,8,1", "7,8,2"] {
+        p.send(l);
+    }
+    p.send("DONE");
+    let mut g2 = Gomoku::new(15, Rule::Freestyle, keys);
+    for xy in ["7,7", "8,8", "7,8"] {
+        play_reply(&mut g2, xy);
+    }
+    play_reply(&mut g2, &piskvork_move(&mut p));
+
+    p.send("FOO");
+    assert!(piskvork_move(&mut p).starts_with("UNKNOWN"));
+    p.send("TURN 99,99");
+    assert!(piskvork_move(&mut p).starts_with("ERROR"));
+    p.send("ABOUT");
+    assert!(piskvork_move(&mut p).starts_with("name=\"xorboard\""));
+    p.send("END");
+    assert!(p.wait_exit(Duration::from_secs(2)), "END ends the brain");
+}
+
+#[test]
+fn piskvork_end_while_thinking_exits_at_once() {
+    let mut p = Peer::xorboard(&["piskvork"]);
+    p.send("START 20");
+    assert_eq!(piskvork_move(&mut p), "OK");
+    p.send("INFO timeout_turn 60000");
+    p.send("BEGIN");
+    std::thread::sleep(Duration::from_millis(100));
+    let t0 = Instant::now();
+    p.send("END");
+    assert!(
+        p.wait_exit(Duration::from_secs(2)),
+        "END ends the brain mid-search"
+    );
+    assert!(t0.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn piskvork_turn_time_is_honoured() {
+    let mut p = Peer::xorboard(&["piskvork"]);
+    p.send("START 15");
+    assert_eq!(piskvork_move(&mut p), "OK");
+    p.send("INFO timeout_turn 300");
+    p.send("ABOUT");
+    piskvork_move(&mut p);
+    let mut game = Gomoku::new(15, Rule::Freestyle, Keys::default_keys());
+    let mut command = "BEGIN".to_string();
+    for i in 0..4 {
+        let t0 = Instant::now();
+        p.send(&command);
+        let reply = piskvork_move(&mut p);
+        let took = t0.elapsed();
+        play_reply(&mut game, &reply);
+        assert!(took < Duration::from_millis(600), "move {i} took {took:?}");
+        let free = (0..225).find(|&c| game.cell(c) == Cell::Empty).unwrap();
+        let xy = format!("{},{}", free % 15, free / 15);
+        play_reply(&mut game, &xy);
+        command = format!("TURN {xy}");
+    }
+}
+
+#[test]
+fn pbrain_name_runs_the_brain() {
+    // The separate binary…
+    let mut p = Peer::spawn(env!("CARGO_BIN_EXE_pbrain-xorboard"), &[]);
+    p.send("ABOUT");
+    assert!(p.expect(LIMIT, "about", |_| true).contains("xorboard"));
+    drop(p);
+    // …and any copy of the main binary named pbrain-*.
+    let dir = std::env::temp_dir().join(format!("xorboard-pbrain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("pbrain-xorboard-copy");
+    std::fs::copy(env!("CARGO_BIN_EXE_xorboard"), &copy).unwrap();
+    {
+        let mut p = Peer::spawn(copy.to_str().unwrap(), &[]);
+        p.send("START 10");
+        assert_eq!(p.expect(LIMIT, "OK", |_| true), "OK");
+        p.send("END");
+        assert!(p.wait_exit(Duration::from_secs(2)));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
