@@ -137,23 +137,45 @@ impl SearchInfo {
 }
 
 /// The real thinker: xorboard's engine thread ([`crate::engine::Engine`]).
+///
+/// The thread and its table can be started lazily: then the first [`Thinker::set_tt_mib`]
+/// (Piskvork's `INFO max_memory`, which comes before any move) or the first search starts it with
+/// the right size, so the process never holds a table larger than the peer allowed.
 pub struct EngineThinker {
-    engine: Engine,
+    engine: Option<Engine>,
+    tt_mib: usize,
+    policy: Policy,
     threads_noted: bool,
 }
 
 impl EngineThinker {
-    /// Start the engine thread with a table of `tt_mib` MiB.
+    /// Start the engine thread now, with a table of `tt_mib` MiB.
     pub fn spawn(tt_mib: usize, policy: Policy) -> EngineThinker {
+        let mut t = EngineThinker::lazy(tt_mib, policy);
+        t.engine();
+        t
+    }
+
+    /// Start the engine thread when it is first needed.
+    pub fn lazy(tt_mib: usize, policy: Policy) -> EngineThinker {
         EngineThinker {
-            engine: Engine::spawn(tt_mib, policy, 64),
+            engine: None,
+            tt_mib: tt_mib.max(1),
+            policy,
             threads_noted: false,
         }
     }
 
-    /// The engine itself (table size and policy queries).
-    pub fn engine(&self) -> &Engine {
-        &self.engine
+    /// The engine, started if it was not yet.
+    pub fn engine(&mut self) -> &Engine {
+        let (mib, policy) = (self.tt_mib, self.policy);
+        self.engine
+            .get_or_insert_with(|| Engine::spawn(mib, policy, 64))
+    }
+
+    /// Whether the engine thread runs yet.
+    pub fn started(&self) -> bool {
+        self.engine.is_some()
     }
 }
 
@@ -164,15 +186,21 @@ impl Thinker for EngineThinker {
             time: request.time,
             nodes: None,
         };
-        self.engine.search(request.id, request.position, limits);
+        self.engine().search(request.id, request.position, limits);
     }
 
     fn stop(&mut self) {
-        self.engine.stop();
+        if let Some(e) = &self.engine {
+            e.stop();
+        }
     }
 
     fn poll(&mut self, wait: Duration) -> Option<ThinkReport> {
-        Some(match self.engine.recv_timeout(wait)? {
+        let Some(engine) = &self.engine else {
+            std::thread::sleep(wait);
+            return None;
+        };
+        Some(match engine.recv_timeout(wait)? {
             Report::Progress { id, search, .. } => {
                 ThinkReport::Progress(id, SearchInfo::from_stats(&search))
             }
@@ -184,7 +212,13 @@ impl Thinker for EngineThinker {
     }
 
     fn set_tt_mib(&mut self, mib: usize) {
-        self.engine.set_tt_mib(mib);
+        self.tt_mib = mib.max(1);
+        match &self.engine {
+            Some(e) => e.set_tt_mib(self.tt_mib),
+            None => {
+                self.engine();
+            }
+        }
     }
 
     fn set_threads(&mut self, threads: usize) {

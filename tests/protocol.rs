@@ -197,6 +197,28 @@ fn piskvork_turn_time_is_honoured() {
     }
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn piskvork_stays_within_max_memory() {
+    let mut p = Peer::xorboard(&["piskvork", "--hash", "256"]);
+    p.send("START 20");
+    assert_eq!(piskvork_move(&mut p), "OK");
+    p.send("INFO max_memory 41943040");
+    p.send("INFO timeout_turn 300");
+    let mut game = Gomoku::new(20, Rule::Freestyle, Keys::default_keys());
+    let mut command = "BEGIN".to_string();
+    for _ in 0..4 {
+        p.send(&command);
+        play_reply(&mut game, &piskvork_move(&mut p));
+        let free = (0..400).find(|&c| game.cell(c) == Cell::Empty).unwrap();
+        let xy = format!("{},{}", free % 20, free / 20);
+        play_reply(&mut game, &xy);
+        command = format!("TURN {xy}");
+    }
+    let peak = p.peak_rss_kib().expect("VmHWM");
+    assert!(peak < 40 * 1024, "peak {peak} KiB over the 40 MiB allowed");
+}
+
 #[test]
 fn pbrain_name_runs_the_brain() {
     // The separate binary…

@@ -24,7 +24,8 @@ pub struct PiskvorkArgs {
 
 pub fn run(args: &PiskvorkArgs) -> CommandResult {
     let mut session = Piskvork::new(Keys::default_keys(), args.hash as usize);
-    let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
+    // Started at `INFO max_memory` or the first move, so the table fits the memory allowed.
+    let mut thinker = EngineThinker::lazy(args.hash as usize, args.policy);
     protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
     let stdout = std::io::stdout();
     protocol::run(

@@ -86,6 +86,13 @@ impl Peer {
         }
     }
 
+    /// Peak resident memory of the process so far, in KiB (Linux `VmHWM`).
+    pub fn peak_rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// Wait for the process to exit within `limit`; returns whether it did.
     pub fn wait_exit(&mut self, limit: Duration) -> bool {
         let deadline = Instant::now() + limit;
