@@ -6,9 +6,9 @@ pub mod hash;
 pub mod lesson;
 pub mod nboard;
 pub mod perft;
+pub mod piskvork;
 pub mod play;
 pub mod selfplay;
-pub mod piskvork;
 pub mod solve;
 
 use std::fmt;
