@@ -147,3 +147,56 @@ fn a_hint_marks_a_legal_move() {
     assert_eq!(hint.cell(), Some(app.cursor));
     assert!(app.game.history().is_empty(), "a hint plays nothing");
 }
+
+/// The headless side of the UI-overhead measurement: the search `xorboard --human white
+/// --depth 16` makes for black's first move, without a screen (the same 9,144,504 nodes both
+/// ways: one thread, a fresh table). Run with
+/// `cargo test --release --test ui_engine -- --ignored --nocapture`, then compare its nodes per
+/// second with the Search panel's figure at the end of the same search in the UI, and its
+/// engine-thread CPU ticks with `/proc/<pid>/task/*/stat` of the UI process.
+#[test]
+#[ignore]
+fn headless_nps_of_the_first_othello_search() {
+    use xorboard::engine::{Engine, Report};
+    use xorboard::search::Limits;
+    let engine = Engine::spawn(64, Policy::TwoTier, 64);
+    let start = xorboard::commands::AnyGame::Othello(xorboard::game::othello::Othello::default());
+    engine.search(1, start, Limits::depth(16));
+    loop {
+        match engine.recv_timeout(Duration::from_secs(600)) {
+            Some(Report::Done { search, .. }) => {
+                println!(
+                    "headless: depth {} nodes {} time {} ms nps {}",
+                    search.depth, search.nodes, search.elapsed_ms, search.nps
+                );
+                // CPU time of the engine thread (Linux): nodes per CPU-second do not depend on
+                // how busy the machine is.
+                for task in std::fs::read_dir("/proc/self/task")
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    let comm =
+                        std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+                    let stat =
+                        std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+                    let fields: Vec<&str> = stat
+                        .rsplit(')')
+                        .next()
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .collect();
+                    if comm.trim() == "xorboard-engine" && fields.len() > 13 {
+                        let ticks: u64 = fields[11].parse::<u64>().unwrap_or(0)
+                            + fields[12].parse::<u64>().unwrap_or(0);
+                        println!("headless engine thread CPU: {} ticks", ticks);
+                    }
+                }
+                assert!(search.nodes > 0);
+                return;
+            }
+            Some(_) => {}
+            None => panic!("no result within 10 minutes"),
+        }
+    }
+}
