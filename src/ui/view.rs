@@ -148,7 +148,7 @@ fn too_small(area: Rect, buf: &mut Buffer, theme: &Theme, (w, h): (u16, u16)) {
             theme.info,
         )),
         Line::from(Span::styled(
-            "Enlarge the window, or press q to quit.",
+            "Enlarge the window, or press q (or Ctrl-C) to quit.",
             theme.dim,
         )),
     ];
