@@ -16,8 +16,9 @@
 //! Each game plugs in through [`Searchable`]: move generation with ordering scores, a static
 //! evaluation, and an `exact_hook` through which an exact endgame solver can answer small
 //! positions. [`threats`] is the Gomoku threat-space search (VCF and VCT) that proves forced
-//! wins and losses.
+//! wins and losses. [`endgame`] is the exact Othello endgame solver on raw bitboards.
 
+pub mod endgame;
 pub mod gomoku;
 pub mod othello;
 pub mod threats;

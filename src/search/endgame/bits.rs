@@ -1,0 +1,554 @@
+//! Bit-level Othello kernels tuned for the endgame solver: flips by ray masks, mobility by
+//! paired-shift fills, the flip count of the very last empty square by table lookup, quadrant
+//! parity, potential mobility and a lower bound on stable discs.
+//!
+//! Every function works on raw `(player, opponent)` bitboards in the crate's layout (a1 = bit 0,
+//! index = row * 8 + col) and agrees exactly with [`crate::game::othello::moves`] and
+//! [`crate::game::othello::flips`]; the unit tests below check that on random positions.
+
+use std::sync::LazyLock;
+
+/// Columns b–g (no wrap for shifts with a horizontal component).
+const NOT_EDGE: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+/// The four corners.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// b2–g7: squares whose eight neighbours are all on the board.
+const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
+
+/// (dx, dy) of the eight directions; the first four move towards higher bit indices.
+const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (1, -1),
+];
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = DIRS[d];
+            let mut x = (sq % 8) as i32 + dx;
+            let mut y = (sq / 8) as i32 + dy;
+            let mut m = 0u64;
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                m |= 1u64 << (y * 8 + x);
+                x += dx;
+                y += dy;
+            }
+            rays[sq][d] = m;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = DIRS[d];
+            let (x, y) = ((sq % 8) as i32 + dx, (sq / 8) as i32 + dy);
+            if x >= 0 && x < 8 && y >= 0 && y < 8 {
+                t[sq] |= 1u64 << (y * 8 + x);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The (up to eight) squares next to each square: a move on `x` needs an opponent's disc there.
+pub static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+/// For each square, the eight rays leaving it (the square itself excluded).
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+/// The discs `player` flips by playing on the empty square `x` (0 if the move is illegal).
+///
+/// In a ray towards higher indices the first square that is not an opponent's disc is the lowest
+/// set bit of `!o & ray`; towards lower indices it is the highest. If that square holds a player's
+/// disc, every ray square strictly between it and `x` flips.
+#[inline(always)]
+pub fn flips(x: usize, p: u64, o: u64) -> u64 {
+    let r = &RAYS[x & 63];
+    let mut f = 0;
+    let mut d = 0;
+    while d < 4 {
+        let m = r[d];
+        let t = !o & m;
+        let out = t & t.wrapping_neg() & p;
+        f |= out.wrapping_sub((out != 0) as u64) & m;
+        d += 1;
+    }
+    while d < 8 {
+        let m = r[d];
+        let t = !o & m;
+        let top = (1u64 << 63) >> (t | 1).leading_zeros();
+        let out = top & t & p;
+        f |= (out.wrapping_neg() << 1) & m;
+        d += 1;
+    }
+    f
+}
+
+#[inline(always)]
+fn fill_pair(p: u64, m: u64, d: u32) -> u64 {
+    let mut l = m & (p << d);
+    let mut r = m & (p >> d);
+    l |= m & (l << d);
+    r |= m & (r >> d);
+    let ml = m & (m << d);
+    let mr = ml >> d;
+    l |= ml & (l << (2 * d));
+    r |= mr & (r >> (2 * d));
+    l |= ml & (l << (2 * d));
+    r |= mr & (r >> (2 * d));
+    (l << d) | (r >> d)
+}
+
+/// The squares where `p` may move.
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    let m = o & NOT_EDGE;
+    (fill_pair(p, m, 1) | fill_pair(p, o, 8) | fill_pair(p, m, 7) | fill_pair(p, m, 9)) & !(p | o)
+}
+
+/// Empty squares next to an opponent's disc: where `p` might one day move.
+#[inline(always)]
+pub fn potential_moves(p: u64, o: u64) -> u64 {
+    let m = o & NOT_EDGE;
+    let near =
+        (m << 1) | (m >> 1) | (o << 8) | (o >> 8) | (m << 7) | (m >> 7) | (m << 9) | (m >> 9);
+    near & !(p | o)
+}
+
+/// Number of moves, with corners counted twice (a corner move is worth more to the mover).
+#[inline(always)]
+pub fn weighted_mobility(p: u64, o: u64) -> u32 {
+    let m = moves(p, o);
+    m.count_ones() + (m & CORNERS).count_ones()
+}
+
+/// Corners of `p` plus the edge squares of `p` next to one of its corners: discs that are stable
+/// for certain, cheap enough to count for every move of a sorted node.
+#[inline(always)]
+pub fn corner_stability(p: u64) -> u32 {
+    let c = p & CORNERS;
+    let near = ((c & 0x0100_0000_0000_0001) << 1)
+        | ((c & 0x8000_0000_0000_0080) >> 1)
+        | ((c & 0x0000_0000_0000_0081) << 8)
+        | ((c & 0x8100_0000_0000_0000) >> 8);
+    ((near & p) | c).count_ones()
+}
+
+// ---- the last empty square ----------------------------------------------------------------
+
+/// `COUNT_FLIP[i][line]`: discs flipped on an 8-square line by a move at position `i` when the
+/// mover owns the squares set in `line` and the opponent owns every other square but `i`.
+const fn build_count_flip() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut n = 0u8;
+            // towards higher positions
+            let mut j = i + 1;
+            let mut run = 0u8;
+            while j < 8 && line & (1 << j) == 0 {
+                run += 1;
+                j += 1;
+            }
+            if j < 8 {
+                n += run;
+            }
+            // towards lower positions
+            let mut j = i as i32 - 1;
+            let mut run = 0u8;
+            while j >= 0 && line & (1 << j) == 0 {
+                run += 1;
+                j -= 1;
+            }
+            if j >= 0 {
+                n += run;
+            }
+            t[i][line] = n;
+            line += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+static COUNT_FLIP: [[u8; 256]; 8] = build_count_flip();
+
+const fn build_diagonals() -> [[u64; 2]; 64] {
+    let rays = build_rays();
+    let mut t = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        // a1–h8 direction (dirs 2 and 6) and a8–h1 direction (dirs 3 and 7), x itself included
+        t[sq][0] = rays[sq][2] | rays[sq][6] | (1u64 << sq);
+        t[sq][1] = rays[sq][3] | rays[sq][7] | (1u64 << sq);
+        sq += 1;
+    }
+    t
+}
+
+static DIAGONALS: [[u64; 2]; 64] = build_diagonals();
+
+/// Bits of the a-file (a1, a2, …, a8) packed into a byte, a1 lowest.
+#[inline(always)]
+fn pack_file_a(b: u64) -> usize {
+    ((b & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
+/// Bits of a diagonal (one bit per column) packed into a byte indexed by column.
+#[inline(always)]
+fn pack_diagonal(b: u64) -> usize {
+    (b.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
+}
+
+/// Discs `p` would flip on `x` when `x` is the only empty square (so the opponent owns the rest).
+#[inline(always)]
+pub fn last_flip_count(x: usize, p: u64) -> i32 {
+    let x = x & 63;
+    let (row, col) = (x >> 3, x & 7);
+    let rowb = ((p >> (row * 8)) & 0xFF) as usize;
+    let colb = pack_file_a(p >> col);
+    let d9 = pack_diagonal(p & DIAGONALS[x][0]);
+    let d7 = pack_diagonal(p & DIAGONALS[x][1]);
+    (COUNT_FLIP[col][rowb] as i32)
+        + (COUNT_FLIP[row][colb] as i32)
+        + (COUNT_FLIP[col][d9] as i32)
+        + (COUNT_FLIP[col][d7] as i32)
+}
+
+// ---- quadrant parity ------------------------------------------------------------------------
+
+/// Quadrant bit of each square: 1 = a1–d4, 2 = e1–h4, 4 = a5–d8, 8 = e5–h8.
+#[inline(always)]
+pub fn quadrant(x: usize) -> u8 {
+    let x = x & 63;
+    1 << ((((x >> 5) & 1) << 1) | ((x >> 2) & 1))
+}
+
+const fn build_quadrant_masks() -> [u64; 16] {
+    const Q: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+    let mut t = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if i & (1 << q) != 0 {
+                t[i] |= Q[q];
+            }
+            q += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The union of the quadrants whose bits are set in the index.
+pub static QUADRANT_MASK: [u64; 16] = build_quadrant_masks();
+
+/// Bit q set when quadrant q holds an odd number of empty squares.
+pub fn parity_of(empties: u64) -> u8 {
+    (0..4).fold(0u8, |acc, q| {
+        acc | ((((empties & QUADRANT_MASK[1 << q]).count_ones() & 1) as u8) << q)
+    })
+}
+
+// ---- stability -------------------------------------------------------------------------------
+
+/// `EDGE_STABLE[p * 256 + o]`: the discs of `p` on an 8-square edge line (the masks `p`, `o` of
+/// the line) that no sequence of moves on that line can flip. Edge discs can only be flipped along
+/// their edge, so for them this is exact. Computed once by a sweep over all 3^8 line states, from
+/// full lines to empty ones: a disc is stable when it is still the mover's after every
+/// placement by either side on any empty square, with or without flips.
+static EDGE_STABLE: LazyLock<Box<[u8]>> = LazyLock::new(build_edge_stable);
+
+fn line_flips(i: usize, p: u32, o: u32) -> u32 {
+    let mut f = 0;
+    for step in [1i32, -1] {
+        let mut j = i as i32 + step;
+        let mut run = 0;
+        while (0..8).contains(&j) && o & (1 << j) != 0 {
+            run |= 1 << j;
+            j += step;
+        }
+        if (0..8).contains(&j) && p & (1 << j) != 0 {
+            f |= run;
+        }
+    }
+    f
+}
+
+fn build_edge_stable() -> Box<[u8]> {
+    let mut t = vec![0u8; 65536].into_boxed_slice();
+    // states ordered by number of empties, so children are done before parents
+    for empties in 0..=8u32 {
+        for p in 0u32..256 {
+            for o in 0u32..256 {
+                if p & o != 0 || 8 - (p | o).count_ones() != empties {
+                    continue;
+                }
+                let mut stable = p;
+                let free = !(p | o) & 0xFF;
+                for i in 0..8 {
+                    if free & (1 << i) == 0 {
+                        continue;
+                    }
+                    let bit = 1u32 << i;
+                    // p places a disc on i
+                    let f = line_flips(i, p, o);
+                    stable &= t[(((p | bit | f) << 8) | (o & !f)) as usize] as u32;
+                    // o places a disc on i
+                    let f = line_flips(i, o, p);
+                    stable &= t[(((p & !f) << 8) | (o | bit | f)) as usize] as u32;
+                }
+                t[((p << 8) | o) as usize] = stable as u8;
+            }
+        }
+    }
+    t
+}
+
+/// The edge table, forced once (callers keep the reference so the hot path has no lazy check).
+pub fn edge_table() -> &'static [u8] {
+    &EDGE_STABLE
+}
+
+const fn build_file_unpack() -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut r = 0;
+        while r < 8 {
+            if b & (1 << r) != 0 {
+                t[b] |= 1u64 << (8 * r);
+            }
+            r += 1;
+        }
+        b += 1;
+    }
+    t
+}
+
+/// A byte unpacked onto the a-file (bit r → a(r+1)).
+static FILE_UNPACK: [u64; 256] = build_file_unpack();
+
+const fn build_diagonal_lines() -> [[u64; 15]; 2] {
+    let mut t = [[0u64; 15]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (x, y) = (sq % 8, sq / 8);
+        t[0][x + 7 - y] |= 1u64 << sq; // a1–h8 direction: x - y constant
+        t[1][x + y] |= 1u64 << sq; // a8–h1 direction: x + y constant
+        sq += 1;
+    }
+    t
+}
+
+static DIAGONAL_LINES: [[u64; 15]; 2] = build_diagonal_lines();
+
+/// Squares whose lines are completely filled in each of the four directions
+/// (horizontal, vertical, a1–h8 diagonal, a8–h1 diagonal).
+#[inline(always)]
+fn full_lines(filled: u64) -> [u64; 4] {
+    let mut h = filled;
+    h &= h >> 1;
+    h &= h >> 2;
+    h &= h >> 4;
+    let h = (h & 0x0101_0101_0101_0101).wrapping_mul(0xFF);
+    let mut v = filled;
+    v &= v >> 8;
+    v &= v >> 16;
+    v &= v >> 32;
+    let v = (v & 0xFF).wrapping_mul(0x0101_0101_0101_0101);
+    let mut d = [0u64; 2];
+    for (k, lines) in DIAGONAL_LINES.iter().enumerate() {
+        for &m in lines {
+            d[k] |= m & 0u64.wrapping_sub((filled & m == m) as u64);
+        }
+    }
+    [h, v, d[0], d[1]]
+}
+
+/// A subset of the discs of `p` that can never be flipped: exact edge stability, discs whose four
+/// lines are full, and inner discs that in each direction touch a stable disc of their colour or
+/// sit on a full line (iterated to a fixed point).
+#[inline]
+pub fn stable_discs(p: u64, o: u64, edge: &[u8]) -> u64 {
+    let e = |pb: usize, ob: usize| edge[((pb & 0xFF) << 8) | (ob & 0xFF)] as u64;
+    let mut s = e(p as usize, o as usize)
+        | (e((p >> 56) as usize, (o >> 56) as usize) << 56)
+        | FILE_UNPACK[e(pack_file_a(p), pack_file_a(o)) as usize]
+        | (FILE_UNPACK[e(pack_file_a(p >> 7), pack_file_a(o >> 7)) as usize] << 7);
+    let [fh, fv, f9, f7] = full_lines(p | o);
+    let inner = p & INNER;
+    s |= inner & fh & fv & f9 & f7;
+    loop {
+        let h = (s >> 1) | (s << 1) | fh;
+        let v = (s >> 8) | (s << 8) | fv;
+        let d9 = (s >> 9) | (s << 9) | f9;
+        let d7 = (s >> 7) | (s << 7) | f7;
+        let next = s | (h & v & d9 & d7 & inner);
+        if next == s {
+            return s;
+        }
+        s = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello;
+
+    /// Small deterministic generator (SplitMix64) for random positions.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn position(&mut self) -> (u64, u64) {
+            let a = self.next();
+            let b = self.next() & self.next();
+            let filled = a | b | self.next();
+            let p = filled & self.next();
+            (p, filled & !p)
+        }
+    }
+
+    #[test]
+    fn moves_and_flips_agree_with_the_rules_module() {
+        let mut rng = Rng(7);
+        for _ in 0..20_000 {
+            let (p, o) = rng.position();
+            assert_eq!(moves(p, o), othello::moves(p, o));
+            let empty = !(p | o);
+            for x in 0..64 {
+                if empty & (1 << x) != 0 {
+                    assert_eq!(flips(x, p, o), othello::flips(x, p, o), "{p:x} {o:x} {x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn last_flip_count_agrees_with_flips() {
+        let mut rng = Rng(11);
+        for _ in 0..20_000 {
+            let x = (rng.next() % 64) as usize;
+            let p = rng.next() & !(1 << x);
+            let o = !p & !(1u64 << x);
+            assert_eq!(
+                last_flip_count(x, p),
+                othello::flips(x, p, o).count_ones() as i32
+            );
+        }
+    }
+
+    /// Can any sequence of legal moves (with passes) flip one of `target`'s discs?
+    /// Exhaustive over positions with few empties.
+    fn flippable(p: u64, o: u64, target: u64) -> u64 {
+        // discs of the original colour "p" may be owned by either side to move; track colour
+        // by passing (mine, theirs) with mine = the colour of target.
+        fn walk(mine: u64, theirs: u64, target: u64, mine_to_move: bool, passed: bool) -> u64 {
+            let (mover, other) = if mine_to_move {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            let mv = othello::moves(mover, other);
+            if mv == 0 {
+                if passed {
+                    return 0;
+                }
+                return walk(mine, theirs, target, !mine_to_move, true);
+            }
+            let mut lost = 0;
+            let mut m = mv;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = othello::flips(x, mover, other);
+                let (nm, nt) = if mine_to_move {
+                    (mine | f | (1 << x), theirs & !f)
+                } else {
+                    lost |= f & target;
+                    (mine & !f, theirs | f | (1 << x))
+                };
+                lost |= walk(nm, nt, target & nm, !mine_to_move, false);
+            }
+            lost
+        }
+        walk(p, o, target, true, false) | walk(p, o, target, false, false)
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped() {
+        let mut rng = Rng(5);
+        let edge = edge_table();
+        let mut checked = 0;
+        while checked < 300 {
+            let (p, o) = rng.position();
+            let filled = p | o;
+            // keep 5–7 empties so the exhaustive check stays small
+            let mut empty = !filled;
+            while empty.count_ones() > 7 {
+                empty &= empty - 1;
+            }
+            if empty.count_ones() < 5 {
+                continue;
+            }
+            let p = p & !empty;
+            let o = !p & !empty;
+            let s = stable_discs(p, o, edge);
+            assert_eq!(s & !p, 0);
+            assert_eq!(flippable(p, o, s), 0, "p {p:#x} o {o:#x} stable {s:#x}");
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn a_full_board_is_all_stable_and_corners_are_stable() {
+        let edge = edge_table();
+        let p = 0x00FF_00FF_00FF_00FF;
+        assert_eq!(stable_discs(p, !p, edge), p);
+        assert_eq!(stable_discs(1, 0x2, edge) & 1, 1);
+        assert_eq!(stable_discs(0x2, 0x4, edge) & 2, 0);
+    }
+
+    #[test]
+    fn parity_and_quadrants() {
+        assert_eq!(quadrant(0), 1);
+        assert_eq!(quadrant(7), 2);
+        assert_eq!(quadrant(56), 4);
+        assert_eq!(quadrant(63), 8);
+        assert_eq!(parity_of(1 | (1 << 63)), 9);
+        assert_eq!(parity_of(0b11), 0);
+    }
+}

@@ -1,0 +1,239 @@
+//! The endgame solver's own transposition table.
+//!
+//! **Keyed by the two bitboards, not by the Zobrist hash.** The solver walks raw
+//! `(player, opponent)` bitboards and never builds an [`crate::game::othello::Othello`]; keeping a
+//! Zobrist hash up to date there would cost one table XOR per flipped disc on every move of
+//! millions of leaves, for a key that is only needed at the few nodes deep enough to use the
+//! table. So the index is a multiplicative mix of the two bitboards computed where the table is
+//! used, and each entry stores both bitboards (16 bytes): a hit is exact by construction — no
+//! false matches at any table size — and the side to move is implied (the first board is always
+//! the mover's). The number of empties is implied by the key too, so every entry for a position
+//! is a result of the same (exact, full-depth) search and bounds from different searches can
+//! always be merged.
+//!
+//! An entry holds a lower and an upper bound on the final disc difference, the best move found,
+//! the empties, the search generation (date) it was last written in and the log2 of the nodes
+//! its subtree cost. Buckets of two entries fill one 64-byte cache line; a store that misses both
+//! evicts the entry from an older search first, then the cheaper subtree.
+
+/// One stored result.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub struct Entry {
+    pub player: u64,
+    pub opponent: u64,
+    pub lower: i8,
+    pub upper: i8,
+    /// Best move's square, or [`NO_MOVE`].
+    pub best: u8,
+    pub empties: u8,
+    /// Search generation; 0 marks an unused slot.
+    pub date: u8,
+    /// Bit length of the subtree's node count.
+    pub cost: u8,
+    _pad: [u8; 10],
+}
+
+/// `Entry::best` when no move is known.
+pub const NO_MOVE: u8 = 0xFF;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 2]);
+
+/// Counters of the table's traffic (for `--json` output and tuning).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    pub probes: u64,
+    pub hits: u64,
+    pub stores: u64,
+    pub replacements: u64,
+}
+
+/// A fixed-size table of [`Entry`] buckets, sized in MiB.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    mask: usize,
+    date: u8,
+    pub stats: TableStats,
+}
+
+#[inline(always)]
+fn mix(p: u64, o: u64) -> u64 {
+    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ o.rotate_left(31).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^ (h >> 29)
+}
+
+impl Table {
+    /// A table of at most `mib` MiB (rounded down to a power of two of buckets; at least one).
+    pub fn new(mib: usize) -> Table {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        Table {
+            buckets: vec![Bucket::default(); n],
+            mask: n - 1,
+            date: 1,
+            stats: TableStats::default(),
+        }
+    }
+
+    /// Memory in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.date = 1;
+        self.stats = TableStats::default();
+    }
+
+    /// Start a new search generation: older entries become the first victims.
+    pub fn new_search(&mut self) {
+        self.date = if self.date == u8::MAX {
+            1
+        } else {
+            self.date + 1
+        };
+    }
+
+    #[inline(always)]
+    fn bucket(&self, p: u64, o: u64) -> usize {
+        (mix(p, o) >> 32) as usize & self.mask
+    }
+
+    /// Warm the cache line of a position that will probably be probed soon.
+    #[inline(always)]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let i = self.bucket(p, o);
+            let ptr = &self.buckets[i] as *const Bucket as *const i8;
+            // Safety: `_mm_prefetch` only hints the cache; `ptr` points into the live bucket vector.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
+    }
+
+    /// The entry of this exact position, if stored.
+    #[inline(always)]
+    pub fn probe(&mut self, p: u64, o: u64) -> Option<Entry> {
+        self.stats.probes += 1;
+        let b = &self.buckets[self.bucket(p, o)];
+        for e in &b.0 {
+            if e.player == p && e.opponent == o && e.date != 0 {
+                self.stats.hits += 1;
+                return Some(*e);
+            }
+        }
+        None
+    }
+
+    /// Record the fail-soft result `score` of a search of window `(alpha, beta)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        p: u64,
+        o: u64,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+        nodes: u64,
+    ) {
+        self.stats.stores += 1;
+        let lower = if score > alpha { score } else { -64 };
+        let upper = if score < beta { score } else { 64 };
+        let cost = (64 - nodes.leading_zeros()) as u8;
+        let date = self.date;
+        let i = self.bucket(p, o);
+        let b = &mut self.buckets[i].0;
+        for e in b.iter_mut() {
+            if e.player == p && e.opponent == o && e.date != 0 {
+                e.lower = e.lower.max(lower as i8);
+                e.upper = e.upper.min(upper as i8);
+                if best != NO_MOVE && (score > alpha || e.best == NO_MOVE) {
+                    e.best = best;
+                }
+                e.date = date;
+                e.cost = e.cost.max(cost);
+                return;
+            }
+        }
+        // victim: an unused slot, else one from an older search, else the cheaper subtree
+        let rank = |e: &Entry| -> u32 {
+            if e.date == 0 {
+                0
+            } else {
+                (((e.date == date) as u32) << 8) | e.cost as u32
+            }
+        };
+        let v = if rank(&b[0]) <= rank(&b[1]) { 0 } else { 1 };
+        if b[v].date != 0 {
+            self.stats.replacements += 1;
+        }
+        b[v] = Entry {
+            player: p,
+            opponent: o,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties: empties as u8,
+            date,
+            cost,
+            _pad: [0; 10],
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_bounds_merge() {
+        let mut t = Table::new(1);
+        assert_eq!(t.bytes(), 1 << 20);
+        assert_eq!(std::mem::size_of::<Entry>(), 32);
+        t.store(1, 2, 20, -10, -9, 4, 5, 1000); // fail high: lower bound 4
+        let e = t.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best), (4, 64, 5));
+        t.store(1, 2, 20, 7, 8, 6, 9, 1000); // fail low: upper bound 6, move kept
+        let e = t.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best), (4, 6, 5));
+        assert!(t.probe(2, 1).is_none());
+    }
+
+    #[test]
+    fn a_full_bucket_evicts_the_older_search_first() {
+        let mut t = Table::new(1);
+        // find three positions in one bucket
+        let mut same = Vec::new();
+        let target = t.bucket(1, 0);
+        let mut k = 1u64;
+        while same.len() < 3 {
+            if t.bucket(k, 0) == target {
+                same.push(k);
+            }
+            k += 1;
+        }
+        t.store(same[0], 0, 20, 0, 1, 0, 1, 1 << 20);
+        t.new_search();
+        t.store(same[1], 0, 20, 0, 1, 0, 1, 1);
+        t.store(same[2], 0, 20, 0, 1, 0, 1, 1);
+        assert!(
+            t.probe(same[0], 0).is_none(),
+            "the older entry was the victim"
+        );
+        assert!(t.probe(same[1], 0).is_some() && t.probe(same[2], 0).is_some());
+        assert_eq!(t.stats.replacements, 1);
+    }
+}

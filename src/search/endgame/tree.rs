@@ -1,0 +1,513 @@
+//! The recursive search of the endgame solver: fail-soft alpha-beta on raw bitboards, principal
+//! variation search at nodes with an open window, and three tiers by the number of empties:
+//!
+//! - `n > SHALLOW`: the table (probe, store, and an enhanced transposition cutoff that probes
+//!   every child before searching any), a stability cutoff, and move ordering by the table's move,
+//!   then fastest-first (fewest opponent replies, corners counted twice), quadrant parity and the
+//!   opponent's potential mobility;
+//! - `4 < n ≤ SHALLOW`: no table and no move generation: the empty squares are tried straight from
+//!   the bitboard, odd quadrants first, corners before the squares next to them;
+//! - `n ≤ 4`: unrolled code for the last four, three and two empties, and a table-driven flip
+//!   count for the very last square.
+//!
+//! Scores are final disc differences for the side to move (empties go to the winner), so every
+//! score is even and lies in [-64, 64].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::bits::{
+    CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, flips, last_flip_count, moves,
+    potential_moves, quadrant, stable_discs, weighted_mobility,
+};
+use super::table::{NO_MOVE, Table};
+
+/// At and below this many empties the search uses neither the table nor a sorted move list.
+pub const SHALLOW: u32 = 7;
+/// From this many empties on, children are probed in the table before any is searched (ETC).
+const ETC_MIN: u32 = 12;
+
+/// Squares adjacent to a corner (C and X squares): tried last by the shallow search.
+const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
+/// Everything else.
+const MIDDLE: u64 = !(CORNERS | NEAR_CORNERS);
+
+/// The stability cutoff is only tried when alpha is at least this high (by empties): below it
+/// the opponent would need more stable discs than such positions usually have, and computing
+/// stability would be wasted.
+const STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [99; 65];
+    let mut n = 4;
+    while n < 65 {
+        t[n] = 2 * n as i32 - 2;
+        n += 1;
+    }
+    t
+};
+
+/// One candidate move of a sorted node.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Candidate {
+    pub square: u8,
+    pub flips: u64,
+    pub key: i32,
+}
+
+/// Move lists, one per number of empties (a node with n empties only ever uses list n).
+pub type Lists = Vec<[Candidate; 64]>;
+
+/// The state of one search call: counters, limits and borrowed tables.
+pub struct Tree<'a> {
+    pub table: &'a mut Table,
+    pub lists: &'a mut Lists,
+    pub edge: &'static [u8],
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+    pub node_limit: u64,
+    pub nodes: u64,
+    pub next_check: u64,
+    pub aborted: bool,
+}
+
+/// Final disc difference (empties to the winner).
+#[inline(always)]
+pub fn final_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    let diff = pc - oc;
+    let e = 64 - pc - oc;
+    if diff > 0 {
+        diff + e
+    } else if diff < 0 {
+        diff - e
+    } else {
+        0
+    }
+}
+
+const INF: i32 = 127;
+
+impl Tree<'_> {
+    #[cold]
+    fn check_limits(&mut self) {
+        self.next_check = self.nodes + 4096;
+        if self.stop.load(Ordering::Relaxed)
+            || self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Any number of empties: dispatch to the tier for `n`.
+    #[inline]
+    pub fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+        match n {
+            0 => {
+                self.nodes += 1;
+                final_score(p, o)
+            }
+            1 => self.solve_1(p, alpha, (!(p | o)).trailing_zeros() as usize),
+            2 => {
+                let e = !(p | o);
+                let x1 = e.trailing_zeros() as usize;
+                let x2 = (e & (e - 1)).trailing_zeros() as usize;
+                self.solve_2(p, o, alpha, beta, x1, x2)
+            }
+            3 => self.solve_3(p, o, alpha, beta, parity),
+            4 => self.solve_4(p, o, alpha, beta, parity),
+            _ if n <= SHALLOW => self.shallow(p, o, alpha, beta, n, parity),
+            _ => self.deep(p, o, alpha, beta, n, parity),
+        }
+    }
+
+    /// The last empty square `x`; `p` to move, the opponent owns every other square. Fail-soft
+    /// for the window (alpha, alpha + 1): when the mover cannot play, the score without the
+    /// opponent's move is an upper bound, so the opponent's flips are only counted if that bound
+    /// is above alpha.
+    #[inline(always)]
+    fn solve_1(&mut self, p: u64, alpha: i32, x: usize) -> i32 {
+        self.nodes += 1;
+        let pc = p.count_ones() as i32;
+        let n = last_flip_count(x, p);
+        if n > 0 {
+            return 2 * (pc + n) - 62;
+        }
+        // nobody moves: the empty square goes to the winner
+        let none = if 2 * pc > 63 {
+            2 * pc - 62
+        } else {
+            2 * pc - 64
+        };
+        if none <= alpha {
+            return none;
+        }
+        let m = last_flip_count(x, !p & !(1u64 << x));
+        if m > 0 { 2 * (pc - m) - 64 } else { none }
+    }
+
+    /// Two empties `x1`, `x2`.
+    #[inline(always)]
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        if NEIGHBOURS[x1] & o != 0 {
+            let f = flips(x1, p, o);
+            if f != 0 {
+                best = -self.solve_1(o ^ f, -beta, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let f = flips(x2, p, o);
+            if f != 0 {
+                let v = -self.solve_1(o ^ f, -beta, x1);
+                return v.max(best);
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // pass: the opponent moves, we answer
+        let mut worst = INF;
+        if NEIGHBOURS[x1] & p != 0 {
+            let f = flips(x1, o, p);
+            if f != 0 {
+                worst = self.solve_1(p ^ f, alpha, x2);
+                if worst <= alpha {
+                    return worst;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & p != 0 {
+            let f = flips(x2, o, p);
+            if f != 0 {
+                let v = self.solve_1(p ^ f, alpha, x1);
+                return v.min(worst);
+            }
+        }
+        if worst < INF {
+            return worst;
+        }
+        final_score(p, o)
+    }
+
+    /// Empties in odd quadrants first.
+    #[inline(always)]
+    fn ordered_empties<const N: usize>(p: u64, o: u64, parity: u8) -> [usize; N] {
+        let e = !(p | o);
+        let odd = QUADRANT_MASK[(parity & 15) as usize];
+        let mut out = [0usize; N];
+        let mut i = 0;
+        for mut m in [e & odd, e & !odd] {
+            while m != 0 && i < N {
+                out[i] = m.trailing_zeros() as usize;
+                m &= m - 1;
+                i += 1;
+            }
+        }
+        out
+    }
+
+    /// Three empties.
+    #[inline(always)]
+    fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, parity: u8) -> i32 {
+        self.nodes += 1;
+        let [x1, x2, x3] = Self::ordered_empties::<3>(p, o, parity);
+        let mut best = -INF;
+        let mut a = alpha;
+        for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            if NEIGHBOURS[x] & o == 0 {
+                continue;
+            }
+            let f = flips(x, p, o);
+            if f != 0 {
+                let v = -self.solve_2(o ^ f, p | f | (1 << x), -beta, -a, y, z);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    a = a.max(v);
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        let mut worst = INF;
+        let mut b = beta;
+        for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            if NEIGHBOURS[x] & p == 0 {
+                continue;
+            }
+            let f = flips(x, o, p);
+            if f != 0 {
+                let v = self.solve_2(p ^ f, o | f | (1 << x), alpha, b, y, z);
+                if v < worst {
+                    worst = v;
+                    if v <= alpha {
+                        return v;
+                    }
+                    b = b.min(v);
+                }
+            }
+        }
+        if worst < INF {
+            return worst;
+        }
+        final_score(p, o)
+    }
+
+    /// Four empties.
+    #[inline(always)]
+    fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, parity: u8) -> i32 {
+        self.nodes += 1;
+        let xs = Self::ordered_empties::<4>(p, o, parity);
+        let mut best = -INF;
+        let mut a = alpha;
+        for x in xs {
+            if NEIGHBOURS[x] & o == 0 {
+                continue;
+            }
+            let f = flips(x, p, o);
+            if f != 0 {
+                let v = -self.solve_3(o ^ f, p | f | (1 << x), -beta, -a, parity ^ quadrant(x));
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    a = a.max(v);
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.solve_4(o, p, -beta, -alpha, parity)
+    }
+
+    /// Fail-low cutoff from the opponent's stable discs: the score cannot exceed
+    /// 64 - 2 × (opponent's stable discs).
+    #[inline(always)]
+    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(o, p, self.edge).count_ones() as i32;
+            if bound <= alpha {
+                return Some(bound);
+            }
+        }
+        None
+    }
+
+    /// 5 to `SHALLOW` empties: squares straight from the bitboard in parity order.
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
+            return v;
+        }
+        let e = !(p | o);
+        let odd = QUADRANT_MASK[(parity & 15) as usize];
+        let mut best = -INF;
+        let mut a = alpha;
+        for group in [
+            e & odd & CORNERS,
+            e & odd & MIDDLE,
+            e & odd & NEAR_CORNERS,
+            e & !odd & CORNERS,
+            e & !odd & MIDDLE,
+            e & !odd & NEAR_CORNERS,
+        ] {
+            let mut m = group;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if NEIGHBOURS[x] & o == 0 {
+                    continue;
+                }
+                let f = flips(x, p, o);
+                if f == 0 {
+                    continue;
+                }
+                let (cp, co) = (o ^ f, p | f | (1 << x));
+                let cpar = parity ^ quadrant(x);
+                let v = if n == 5 {
+                    -self.solve_4(cp, co, -beta, -a, cpar)
+                } else {
+                    -self.shallow(cp, co, -beta, -a, n - 1, cpar)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    a = a.max(v);
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.shallow(o, p, -beta, -alpha, n, parity)
+    }
+
+    /// Deeper than `SHALLOW`: table, stability, ETC, sorted moves, PVS.
+    pub fn deep(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.nodes += 1;
+        let start_nodes = self.nodes;
+        if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
+            return v;
+        }
+        let (mut alpha, mut beta) = (alpha, beta);
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(p, o) {
+            let (lo, hi) = (e.lower as i32, e.upper as i32);
+            if lo >= beta || lo == hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            hash_move = e.best;
+        }
+        let mv = moves(p, o);
+        if mv == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, n, parity);
+        }
+        let count = self.fill_list(p, o, mv, n, parity, hash_move);
+        if n >= ETC_MIN
+            && let Some(v) = self.etc(p, o, n, count, beta)
+        {
+            return v;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for i in 0..count {
+            let c = self.pick(n, i, count);
+            let x = c.square as usize;
+            let (cp, co) = (o ^ c.flips, p | c.flips | (1 << x));
+            let cpar = parity ^ quadrant(x);
+            let v = if i == 0 || beta - alpha <= 1 {
+                -self.search(cp, co, -beta, -alpha, n - 1, cpar)
+            } else {
+                let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1, cpar);
+                if v > alpha && v < beta {
+                    -self.search(cp, co, -beta, -alpha, n - 1, cpar)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = x as u8;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.table.store(
+            p,
+            o,
+            n,
+            alpha0,
+            beta0,
+            best,
+            best_move,
+            self.nodes - start_nodes + 1,
+        );
+        best
+    }
+
+    /// Fill move list `n` for the moves `mv` of `p`, each with its flips and ordering key.
+    #[inline]
+    pub fn fill_list(&mut self, p: u64, o: u64, mv: u64, n: u32, parity: u8, hash: u8) -> usize {
+        let list = &mut self.lists[n as usize];
+        let mut m = mv;
+        let mut k = 0;
+        while m != 0 {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(x, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << x));
+            if n > SHALLOW + 1 {
+                self.table.prefetch(cp, co);
+            }
+            let key = if x as u8 == hash {
+                1 << 30
+            } else if cp == 0 {
+                (1 << 30) - 1
+            } else {
+                let mob = weighted_mobility(cp, co) as i32;
+                let pot = potential_moves(cp, co).count_ones() as i32;
+                let stab = corner_stability(co) as i32;
+                let par = if parity & quadrant(x) != 0 { 1 } else { 0 };
+                ((36 - mob) << 15) + (stab << 11) + ((36 - pot) << 5) + (par << 3)
+            };
+            list[k] = Candidate {
+                square: x as u8,
+                flips: f,
+                key,
+            };
+            k += 1;
+        }
+        k
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound already proves
+    /// `score ≥ beta` ends the node before any search.
+    #[inline]
+    fn etc(&mut self, p: u64, o: u64, n: u32, count: usize, beta: i32) -> Option<i32> {
+        for i in 0..count {
+            let c = self.lists[n as usize][i];
+            let x = c.square as usize;
+            if let Some(e) = self.table.probe(o ^ c.flips, p | c.flips | (1 << x)) {
+                let v = -(e.upper as i32);
+                if v >= beta {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    /// Selection sort step: bring the best remaining candidate to position `i` and return it.
+    #[inline(always)]
+    pub fn pick(&mut self, n: u32, i: usize, count: usize) -> Candidate {
+        let list = &mut self.lists[n as usize];
+        let mut b = i;
+        for j in i + 1..count {
+            if list[j].key > list[b].key {
+                b = j;
+            }
+        }
+        list.swap(i, b);
+        list[i]
+    }
+}
