@@ -26,7 +26,7 @@ use crate::game::gomoku::Gomoku;
 use crate::game::notation::{othello_move_name, parse_obf, parse_othello_move};
 use crate::game::othello::Othello;
 use crate::game::{Game, GameKind, Move};
-use crate::search::endgame::{DEFAULT_TABLE_MIB, SolveLimits, Solution, Solver};
+use crate::search::endgame::{DEFAULT_TABLE_MIB, Solution, SolveLimits, Solver};
 use crate::search::threats;
 use crate::zobrist::Keys;
 
