@@ -35,7 +35,7 @@ use crate::game::othello::{self, Othello};
 use crate::game::{Game, GameKind, Move, Side};
 use crate::zobrist::Keys;
 
-pub use ggf::{parse_ggf, write_ggf};
+pub use ggf::{ggf_clock, parse_ggf, write_ggf};
 pub use lists::{parse_rif_list, parse_transcript, write_rif_list, write_transcript};
 pub use psq::{parse_psq, write_psq};
 

@@ -16,20 +16,23 @@
 //! | `learn` | — (xorboard keeps no learned book) | `learned` |
 //! | `quit` | end | — |
 //!
-//! Evals are in discs from the side to move's point of view, as the protocol wants. Any line that
+//! Evals are in discs from the side to move's point of view, as the protocol wants. `go` searches
+//! to the set depth — to the end of the game once at most depth + 4 squares are empty — and, when
+//! the GGF carries a clock (`TI[15:00]`), also stops after the side's remaining time (the clock
+//! minus the move times of the GGF and of `move F5/eval/time`) divided by its remaining moves. Any line that
 //! arrives while a search runs interrupts it: the search stops, its result is sent as usual (a
 //! `go` always gets its `===`), then the line is handled — so `go` then `ping 2` answers `=== …`
 //! then `pong 2`. A bad line is refused with one line on stderr and a `status` line naming it,
 //! and changes nothing; unknown commands are ignored, as the protocol asks.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Arrival, Effect, SearchInfo, SearchRequest, Session, command_word, excerpt};
 use crate::commands::AnyGame;
 use crate::game::notation::{othello_move_name, parse_othello_move};
 use crate::game::othello::Othello;
-use crate::game::{Game, Move};
-use crate::record::parse_ggf;
+use crate::game::{Game, Move, Side};
+use crate::record::{ggf_clock, parse_ggf};
 use crate::zobrist::Keys;
 
 /// Depth used before any `set depth`.
@@ -37,7 +40,9 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// Deepest `set depth` accepted.
 pub const MAX_DEPTH: u32 = 60;
 /// With at most this many empties beyond the midgame depth, search to the end (exact result).
-pub const ENDGAME_EXTRA: u32 = 6;
+pub const ENDGAME_EXTRA: u32 = 4;
+/// Least time a timed `go` gets.
+pub const MIN_MOVE_MS: u64 = 20;
 /// The engine's Othello scores are disc differences times this (centi-discs).
 pub const SCORE_PER_DISC: i32 = 100;
 
@@ -79,6 +84,10 @@ pub struct Nboard {
     depth: u32,
     contempt: i32,
     version: Option<u32>,
+    /// The game clock of the last `set game` (its `TI[]`), if any.
+    clock: Option<Duration>,
+    /// Time used by black and white, from the GGF move times and `move F5/eval/time`.
+    used: [Duration; 2],
     next_id: u64,
     task: Option<Task>,
 }
@@ -91,6 +100,8 @@ pub struct Snapshot {
     pub depth: u32,
     pub contempt: i32,
     pub version: Option<u32>,
+    pub clock: Option<Duration>,
+    pub used: [Duration; 2],
     pub searching: bool,
 }
 
@@ -102,6 +113,8 @@ impl Nboard {
             depth: DEFAULT_DEPTH,
             contempt: 0,
             version: None,
+            clock: None,
+            used: [Duration::ZERO; 2],
             next_id: 1,
             task: None,
         }
@@ -133,6 +146,8 @@ impl Nboard {
             depth: self.depth,
             contempt: self.contempt,
             version: self.version,
+            clock: self.clock,
+            used: self.used,
             searching: self.task.is_some(),
         }
     }
@@ -156,6 +171,17 @@ impl Nboard {
     }
 
     fn start(&mut self, job: Job, root: Othello, position: Othello, depth: u32) -> Vec<Effect> {
+        self.start_timed(job, root, position, depth, None)
+    }
+
+    fn start_timed(
+        &mut self,
+        job: Job,
+        root: Othello,
+        position: Othello,
+        depth: u32,
+        time: Option<Duration>,
+    ) -> Vec<Effect> {
         let id = self.next_id;
         self.next_id += 1;
         self.task = Some(Task {
@@ -170,9 +196,18 @@ impl Nboard {
             id,
             position: AnyGame::Othello(position),
             depth: Some(depth),
-            time: None,
+            time,
             deadline: None,
         })]
+    }
+
+    /// With a game clock: the remaining time of the side to move spread over its remaining
+    /// moves (a tenth kept back), so a deep `set depth` cannot lose on time.
+    pub fn move_time(&self, pos: &Othello) -> Option<Duration> {
+        let clock = self.clock?;
+        let left = clock.saturating_sub(self.used[pos.side_to_move().index()]);
+        let moves_left = pos.empties().div_ceil(2) + 2;
+        Some((left * 9 / 10 / moves_left).max(Duration::from_millis(MIN_MOVE_MS)))
     }
 
     fn go(&mut self) -> Vec<Effect> {
@@ -187,7 +222,8 @@ impl Nboard {
         let mut out = vec![Effect::Send(format!(
             "status xorboard is thinking (depth {depth})"
         ))];
-        out.extend(self.start(Job::Go, pos.clone(), pos, depth));
+        let time = self.move_time(&pos);
+        out.extend(self.start_timed(Job::Go, pos.clone(), pos, depth, time));
         out
     }
 
@@ -265,13 +301,25 @@ impl Nboard {
                     excerpt(value, 12)
                 )),
             },
-            "game" => match parse_ggf(value).and_then(|rec| rec.to_othello(self.keys)) {
-                Ok(g) => {
-                    self.game = g;
-                    Vec::new()
+            "game" => {
+                match parse_ggf(value).and_then(|rec| Ok((rec.to_othello(self.keys)?, rec))) {
+                    Ok((g, rec)) => {
+                        // Each side's time from the moves' times; sides alternate ply by ply.
+                        let mut side = rec.start.map_or(Side::Black, |s| s.side);
+                        let mut used = [Duration::ZERO; 2];
+                        for i in 0..rec.moves.len() {
+                            used[side.index()] +=
+                                Duration::from_millis(rec.think_ms_of(i).unwrap_or(0));
+                            side = side.opponent();
+                        }
+                        self.game = g;
+                        self.clock = ggf_clock(value);
+                        self.used = used;
+                        Vec::new()
+                    }
+                    Err(e) => self.refuse(format!("set game: {e}")),
                 }
-                Err(e) => self.refuse(format!("set game: {e}")),
-            },
+            }
             "contempt" => match value.parse::<f64>() {
                 Ok(c) if c.is_finite() && c.abs() <= 6400.0 => {
                     self.contempt = c.round() as i32;
@@ -290,10 +338,27 @@ impl Nboard {
     }
 
     fn play(&mut self, text: &str) -> Vec<Effect> {
-        let sq = text.split('/').next().unwrap_or("").trim();
+        let mut parts = text.split('/');
+        let sq = parts.next().unwrap_or("").trim();
+        let secs = match parts.nth(1).map(str::trim) {
+            None | Some("") => 0.0,
+            Some(t) => match t.parse::<f64>() {
+                Ok(v) if v.is_finite() && v >= 0.0 => v.min(1e9),
+                _ => {
+                    return self.refuse(format!(
+                        "move {}: '{t}' is not a time in seconds",
+                        excerpt(text, 20)
+                    ));
+                }
+            },
+        };
+        let side = self.game.side_to_move();
         match parse_othello_move(sq) {
             Ok(mv) => match self.game.try_play(mv) {
-                Ok(_) => Vec::new(),
+                Ok(_) => {
+                    self.used[side.index()] += Duration::from_secs_f64(secs);
+                    Vec::new()
+                }
                 Err(e) => self.refuse(format!("move {}: {e}", excerpt(text, 20))),
             },
             Err(e) => self.refuse(format!("move: {e}")),
@@ -594,6 +659,24 @@ mod tests {
             .collect();
         assert_eq!(plies, ["3", "2", "1", "0"]);
         assert!(s.searching().is_none());
+    }
+
+    #[test]
+    fn the_game_clock_caps_go() {
+        let mut s = Nboard::new(Keys::default_keys());
+        let now = Instant::now();
+        assert_eq!(s.move_time(s.game()), None);
+        let ggf = "(;GM[Othello]TI[1:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//10.0];)";
+        assert!(s.line(&format!("set game {ggf}"), now).is_empty());
+        // White: 60 s left, 59 empties → 30 + 2 moves to plan for.
+        assert_eq!(s.move_time(s.game()), Some(Duration::from_secs(54) / 32));
+        assert!(s.line("move d6/0.5/20", now).is_empty());
+        // Black: 50 s left, 58 empties → 29 + 2 moves.
+        assert_eq!(s.move_time(s.game()), Some(Duration::from_secs(45) / 31));
+        let e = s.line("go", now);
+        assert!(e.iter().any(
+            |e| matches!(e, Effect::Search(r) if r.time == Some(Duration::from_secs(45) / 31))
+        ));
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //! with `INFO` values are reported as `MESSAGE` lines just before the next answer, as the protocol
 //! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV.
 //!
-//! Time: a turn's clock starts when the command line arrives. The search gets
+//! Time: a turn's clock starts when the command line arrives (for a position, the `BOARD` line). The search gets
 //! `min(0.9·timeout_turn − margin, time_left / 20)` (at least 5 ms), and the driver stops it at a
 //! hard deadline shortly after; `timeout_turn 0` means as fast as possible (20 ms). Memory: the
 //! hash table gets `max_memory − 24 MiB`, at most the `--hash` size.
@@ -60,6 +60,8 @@ struct Collect {
     opp: Vec<usize>,
     blocked: Vec<usize>,
     error: Option<String>,
+    /// When the `BOARD` line arrived: the turn's clock runs from there.
+    started: Instant,
 }
 
 #[derive(Clone, Debug)]
@@ -395,7 +397,8 @@ impl Piskvork {
     fn collect_line(&mut self, line: &str, at: Instant) -> Vec<Effect> {
         let (cmd, _) = command_word(line);
         if cmd == "done" {
-            return self.finish_collect(at);
+            let started = self.collect.as_ref().map_or(at, |c| c.started);
+            return self.finish_collect(started);
         }
         if cmd == "end" {
             return vec![Effect::Quit];
@@ -546,6 +549,7 @@ impl Session for Piskvork {
                     opp: Vec::new(),
                     blocked: Vec::new(),
                     error: None,
+                    started: at,
                 });
                 Vec::new()
             }
@@ -590,7 +594,7 @@ impl Session for Piskvork {
         let message = format!(
             "MESSAGE {side} depth {} score {} nodes {} time {} ms pv {}",
             info.depth,
-            info.score,
+            crate::search::score_text(crate::game::GameKind::Gomoku, info.score),
             info.nodes,
             info.elapsed_ms,
             if pv.is_empty() {

@@ -178,6 +178,23 @@ pub(crate) fn parse_move_value(value: &str) -> Result<(Move, Option<u64>), Strin
     Ok((mv, time))
 }
 
+/// The game clock of a GGF game (`TI[15:00]`, `TI[1:00:00]`, `TI[300]`; an extension after `/`
+/// is ignored), when the game has a readable one.
+pub fn ggf_clock(text: &str) -> Option<std::time::Duration> {
+    let props = properties(text).ok()?;
+    let ti = props.iter().find(|p| p.key == "TI")?;
+    let main = ti.value.split('/').next()?.trim();
+    if main.is_empty() {
+        return None;
+    }
+    let mut secs = 0u64;
+    for part in main.split(':') {
+        let v: u64 = part.trim().parse().ok()?;
+        secs = secs.checked_mul(60)?.checked_add(v)?;
+    }
+    Some(std::time::Duration::from_secs(secs))
+}
+
 /// Parse the first game of a GGF text into an Othello record, checking every move.
 pub fn parse_ggf(text: &str) -> Result<Record, String> {
     let props = properties(text)?;
@@ -338,6 +355,21 @@ mod tests {
         assert_eq!(rec.black.as_deref(), Some("./mEdax"));
         let g = rec.to_othello(Keys::default_keys()).unwrap();
         assert_eq!(g.side_to_move(), Side::Black);
+    }
+
+    #[test]
+    fn clock() {
+        use std::time::Duration;
+        assert_eq!(
+            ggf_clock("(;GM[Othello]TI[15:00];)"),
+            Some(Duration::from_secs(900))
+        );
+        assert_eq!(
+            ggf_clock("(;TI[1:00:00//2:00];)"),
+            Some(Duration::from_secs(3600))
+        );
+        assert_eq!(ggf_clock("(;TI[x];)"), None);
+        assert_eq!(ggf_clock("(;GM[Othello];)"), None);
     }
 
     #[test]
