@@ -2,6 +2,7 @@
 //! or with `--json` one JSON object per line, and returns a [`CommandError`] (a one-line message,
 //! exit status 2) on bad input instead of panicking.
 
+pub mod bench;
 pub mod hash;
 pub mod lesson;
 pub mod nboard;

@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// The game in the terminal (the default): play Othello or Gomoku against the engine.
     Play(commands::play::PlayArgs),
+    /// The TT replacement experiment: fixed positions, every strategy and size, node counts.
+    Bench(commands::bench::BenchArgs),
     /// Count move paths to a depth (convention A: a pass is a ply, a finished game one leaf).
     Perft(commands::perft::PerftArgs),
     /// Print each move's Zobrist XOR terms and the hash after it.
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
     let result: CommandResult = match &cli.command {
         None => commands::play::run(&cli.play),
         Some(Command::Play(a)) => commands::play::run(a),
+        Some(Command::Bench(a)) => commands::bench::run(a),
         Some(Command::Perft(a)) => commands::perft::run(a),
         Some(Command::Hash(a)) => commands::hash::run(a),
         Some(Command::Lesson(a)) => commands::lesson::run(a),

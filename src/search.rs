@@ -297,6 +297,11 @@ impl<G: Searchable> Searcher<G> {
         self.tt.table()
     }
 
+    /// The transposition store.
+    pub fn store_ref(&self) -> &TtStore {
+        &self.tt
+    }
+
     /// Replace the transposition store.
     pub fn set_store(&mut self, tt: TtStore) {
         self.tt = tt;

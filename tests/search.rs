@@ -172,3 +172,26 @@ fn policy_switch_while_searching_on_another_thread() {
     assert!(s.probes > 0 && s.fills > 0);
     assert!(s.replacements > 0 || s.rejected > 0);
 }
+
+#[test]
+fn a_table_that_never_evicts_searches_like_the_unbounded_map() {
+    let positions = xorboard::commands::bench::othello_positions().expect("bench positions");
+    for g in positions.iter().take(3) {
+        let t = Arc::new(Table::with_entries(1 << 16, Policy::Aging, 64));
+        let a = run(
+            &mut Searcher::<Othello>::new(t.clone()),
+            g,
+            Limits::depth(6),
+        );
+        let b = run(
+            &mut Searcher::<Othello>::with_store(TtStore::Map(Default::default())),
+            g,
+            Limits::depth(6),
+        );
+        assert_eq!(t.stats().replacements, 0);
+        assert_eq!(
+            (a.nodes, a.raw_score, a.best),
+            (b.nodes, b.raw_score, b.best)
+        );
+    }
+}
