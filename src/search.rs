@@ -128,10 +128,28 @@ pub struct Eval {
     pub exact: bool,
 }
 
-/// What a game supplies to the generic search.
+/// What a game supplies to the generic search: a fast board of its own to search on.
 pub trait Searchable: Game {
+    type Board: Board;
+    /// The search board of this position (same Zobrist hash as the game).
+    fn board(&self) -> Self::Board;
+}
+
+/// A game position as the search sees it: make/unmake, move generation with ordering scores,
+/// static evaluation. Its `hash` must equal the `Game`'s hash of the same position, since the
+/// TT is shared with everything else that looks positions up.
+pub trait Board: Clone + Send {
     /// Aspiration half-window for iterative deepening (`None`: full window every iteration).
     const ASPIRATION: Option<i32>;
+
+    fn hash(&self) -> u64;
+    /// 0 for black to move, 1 for white.
+    fn side_index(&self) -> usize;
+    /// Play a move that `generate` produced (or one `is_legal` accepted).
+    fn play(&mut self, mv: Move);
+    /// Take back `mv`, the last move played.
+    fn undo(&mut self, mv: Move);
+    fn is_legal(&mut self, mv: Move) -> bool;
 
     /// Fill `out` with the candidate moves and a static ordering score each (bigger = first),
     /// or report a finished game or an immediate win. `depth` is the remaining depth (cheap
@@ -142,10 +160,11 @@ pub trait Searchable: Game {
     fn evaluate(&mut self, ply: usize) -> Eval;
 
     /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
-    /// empties): a fail-soft score for the window `(alpha, beta)`. `depth` is the remaining
-    /// depth of the search. Default: never.
+    /// empties, a Gomoku threat search): a fail-soft score for the window `(alpha, beta)`.
+    /// `depth` is the remaining depth of the search. Default: never.
     fn exact_hook(
         &mut self,
+        _ply: usize,
         _depth: i32,
         _alpha: i32,
         _beta: i32,
@@ -365,7 +384,8 @@ impl<G: Searchable> Searcher<G> {
         for h in self.history.iter_mut() {
             *h /= 4;
         }
-        let mut g = game.clone();
+        let mut g = game.board();
+        let g = &mut g;
         let max_depth = limits
             .depth
             .unwrap_or(u32::MAX)
@@ -376,7 +396,7 @@ impl<G: Searchable> Searcher<G> {
         let mut root = Vec::new();
         match g.generate(0, max_depth as i32, &mut root) {
             Gen::Terminal(s) => {
-                run.best.score = G::display_score(s);
+                run.best.score = <G::Board as Board>::display_score(s);
                 run.best.raw_score = s;
                 run.best.exact = true;
                 return self.finish(&mut run);
@@ -385,7 +405,7 @@ impl<G: Searchable> Searcher<G> {
                 run.best.depth = 1;
                 run.best.best = Some(mv);
                 run.best.pv = vec![mv];
-                run.best.score = G::display_score(s);
+                run.best.score = <G::Board as Board>::display_score(s);
                 run.best.raw_score = s;
                 run.best.exact = true;
                 self.nodes = 1;
@@ -408,16 +428,16 @@ impl<G: Searchable> Searcher<G> {
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
             self.heuristic_leaves = 0;
-            let score = self.aspiration(&mut g, &mut root, depth as i32, prev, &mut run);
+            let score = self.aspiration(g, &mut root, depth as i32, prev, &mut run);
             if run.stopped {
                 break;
             }
             prev = Some(score);
             let mut pv = self.pv[0].clone();
-            self.extend_pv(&mut g, &mut pv);
+            self.extend_pv(g, &mut pv);
             let proven = score.abs() >= WIN_BOUND;
             run.best.depth = depth;
-            run.best.score = G::display_score(score);
+            run.best.score = <G::Board as Board>::display_score(score);
             run.best.raw_score = score;
             run.best.best = pv.first().copied().or(run.best.best);
             run.best.pv = pv;
@@ -459,16 +479,16 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// Follow TT moves past the end of a (cut-short) PV.
-    fn extend_pv(&mut self, g: &mut G, pv: &mut Vec<Move>) {
-        let mut played = 0;
+    fn extend_pv(&mut self, g: &mut G::Board, pv: &mut Vec<Move>) {
+        let mut played = Vec::new();
         for &mv in pv.iter() {
             if !g.is_legal(mv) {
                 break;
             }
             g.play(mv);
-            played += 1;
+            played.push(mv);
         }
-        if played == pv.len() {
+        if played.len() == pv.len() {
             while pv.len() < 32 {
                 let Some(e) = self.tt.probe::<false>(g.hash(), &mut self.counters) else {
                     break;
@@ -477,25 +497,25 @@ impl<G: Searchable> Searcher<G> {
                     break;
                 }
                 g.play(e.mv);
-                played += 1;
+                played.push(e.mv);
                 pv.push(e.mv);
             }
         }
-        pv.truncate(played);
-        for _ in 0..played {
-            g.undo();
+        pv.truncate(played.len());
+        while let Some(mv) = played.pop() {
+            g.undo(mv);
         }
     }
 
     fn aspiration(
         &mut self,
-        g: &mut G,
+        g: &mut G::Board,
         root: &mut [Scored],
         depth: i32,
         prev: Option<i32>,
         run: &mut Run<'_>,
     ) -> i32 {
-        let (mut alpha, mut beta, mut delta) = match (G::ASPIRATION, prev) {
+        let (mut alpha, mut beta, mut delta) = match (<G::Board as Board>::ASPIRATION, prev) {
             (Some(d), Some(p)) if depth >= 4 && p.abs() < WIN_BOUND => (p - d, p + d, d),
             _ => (-INF, INF, INF),
         };
@@ -521,7 +541,7 @@ impl<G: Searchable> Searcher<G> {
 
     fn root_search(
         &mut self,
-        g: &mut G,
+        g: &mut G::Board,
         root: &mut [Scored],
         depth: i32,
         mut alpha: i32,
@@ -545,7 +565,7 @@ impl<G: Searchable> Searcher<G> {
                     s
                 }
             };
-            g.undo();
+            g.undo(mv);
             if run.stopped {
                 break;
             }
@@ -634,7 +654,7 @@ impl<G: Searchable> Searcher<G> {
 
     fn pvs(
         &mut self,
-        g: &mut G,
+        g: &mut G::Board,
         depth: i32,
         ply: usize,
         mut alpha: i32,
@@ -675,7 +695,7 @@ impl<G: Searchable> Searcher<G> {
                 }
             }
         }
-        if let Some(s) = g.exact_hook(depth, alpha, beta, &mut self.nodes) {
+        if let Some(s) = g.exact_hook(ply, depth, alpha, beta, &mut self.nodes) {
             let bound = if s <= alpha {
                 Bound::Upper
             } else if s >= beta {
@@ -720,7 +740,7 @@ impl<G: Searchable> Searcher<G> {
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
-        g: &mut G,
+        g: &mut G::Board,
         list: &mut [Scored],
         tt_move: Move,
         depth: i32,
@@ -730,7 +750,7 @@ impl<G: Searchable> Searcher<G> {
         run: &mut Run<'_>,
     ) -> i32 {
         let alpha0 = alpha;
-        let side = g.side_to_move().index();
+        let side = g.side_index();
         let cells = self.history.len() / 2;
         let killers = self.killers[ply];
         for s in list.iter_mut() {
@@ -771,7 +791,7 @@ impl<G: Searchable> Searcher<G> {
                     s
                 }
             };
-            g.undo();
+            g.undo(mv);
             if run.stopped {
                 return 0;
             }

@@ -1,293 +1,503 @@
-//! Gomoku for the generic search: line-pattern evaluation, candidate moves near the stones, and
-//! the two forced rules — an immediate win is always taken, an immediate loss always blocked.
+//! Gomoku for the generic search: an incrementally scored board, line-pattern evaluation,
+//! candidate moves near the stones, and the two forced rules — an immediate win is always taken,
+//! an immediate loss always blocked.
 //!
-//! Every window of five cells along a row, column or diagonal that holds stones of one colour
-//! only is a potential five: it scores by how many stones it holds (one, two, three, four) for its
-//! owner. Overlapping windows make open patterns worth more than closed ones (an open three lies
-//! in two three-windows, a closed three in one). A window with four stones and one empty cell
-//! marks that cell as a winning point. Empty cells collect ordering scores from the windows they
-//! lie in — attack for the side to move, defence against the opponent — and the best-scored cells
-//! within two of a stone are the candidate moves.
+//! Every window of five cells along a row, column or diagonal is a potential five. A window
+//! holding stones of one colour only scores for its owner by how many it holds (one to four);
+//! overlapping windows make open patterns worth more than closed ones (an open three lies in two
+//! three-windows, a closed three in one). A window with four stones and one empty cell marks that
+//! cell as a winning point. Each empty cell collects ordering values from the windows it lies in —
+//! attack for the side to move, defence against the opponent — and the best-valued cells within
+//! two of a stone are the candidate moves.
+//!
+//! [`GomokuBoard`] keeps all of this up to date on every move: placing a stone touches only the
+//! (at most 20) windows through its cell, so evaluation is O(1) and move generation one pass over
+//! the cells.
 
-use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use super::{Eval, Gen, Scored, WIN};
-use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE};
-use crate::game::{Cell, Game, Move, Outcome, Side};
+use super::{Board, Eval, Gen, Scored, WIN};
+#[cfg(test)]
+use crate::game::Cell;
+use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
+use crate::game::{Game, Move, Outcome};
+use crate::zobrist::Keys;
 
-/// Window values by stone count (0..=4 stones of one colour, none of the other).
-const VALUE: [i32; 5] = [0, 1, 12, 110, 1200];
-/// Ordering value of an empty cell in a window of the side to move / of the opponent.
-const ATTACK: [i32; 5] = [0, 2, 14, 140, 0];
-const DEFEND: [i32; 5] = [0, 1, 9, 100, 0];
+/// Window values by stone count (0..=5 stones of one colour, none of the other).
+const VALUE: [i32; 6] = [0, 1, 12, 110, 1200, 0];
+/// Ordering value an empty cell gets from a window by the window's stone count.
+const ORDER: [i32; 6] = [0, 2, 14, 140, 0, 0];
 /// Candidate moves kept below the root.
 const WIDTH: usize = 18;
 /// Heuristic scores are kept inside this bound (well below win scores).
 const CAP: i32 = 20_000;
+const NO_CELL: u16 = u16::MAX;
 
-/// All lines of at least five cells of one board size.
-struct Lines {
-    lines: Vec<Vec<u16>>,
+/// The windows of one board size.
+struct Geometry {
+    size: usize,
+    windows: Vec<[u16; 5]>,
+    /// The cells just before and after each window on its line (`NO_CELL` off the board).
+    beyond: Vec<[u16; 2]>,
+    /// Windows through each cell: `through[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    through: Vec<u32>,
 }
 
-static LINES: [OnceLock<Lines>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+static GEOMETRY: [OnceLock<Geometry>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
 
-fn lines(size: usize) -> &'static Lines {
-    LINES[size].get_or_init(|| {
+fn geometry(size: usize) -> &'static Geometry {
+    GEOMETRY[size].get_or_init(|| {
         let n = size as i32;
-        let mut lines = Vec::new();
+        let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < n && y < n;
+        let mut windows = Vec::new();
+        let mut beyond = Vec::new();
         for &(dx, dy) in &LINE_DIRECTIONS {
             for y in 0..n {
                 for x in 0..n {
-                    let (px, py) = (x - dx, y - dy);
-                    if px >= 0 && py >= 0 && px < n && py < n {
-                        continue; // not the start of a line
+                    if !on(x + 4 * dx, y + 4 * dy) {
+                        continue;
                     }
-                    let mut line = Vec::new();
-                    let (mut cx, mut cy) = (x, y);
-                    while cx >= 0 && cy >= 0 && cx < n && cy < n {
-                        line.push((cy * n + cx) as u16);
-                        cx += dx;
-                        cy += dy;
-                    }
-                    if line.len() >= 5 {
-                        lines.push(line);
-                    }
+                    let w: [u16; 5] = std::array::from_fn(|i| {
+                        ((y + i as i32 * dy) * n + x + i as i32 * dx) as u16
+                    });
+                    let cell = |x: i32, y: i32| {
+                        if on(x, y) {
+                            (y * n + x) as u16
+                        } else {
+                            NO_CELL
+                        }
+                    };
+                    windows.push(w);
+                    beyond.push([cell(x - dx, y - dy), cell(x + 5 * dx, y + 5 * dy)]);
                 }
             }
         }
-        Lines { lines }
+        let mut lists = vec![Vec::new(); size * size];
+        for (i, w) in windows.iter().enumerate() {
+            for &c in w {
+                lists[c as usize].push(i as u32);
+            }
+        }
+        let mut start = Vec::with_capacity(size * size + 1);
+        let mut through = Vec::new();
+        for l in &lists {
+            start.push(through.len() as u32);
+            through.extend_from_slice(l);
+        }
+        start.push(through.len() as u32);
+        Geometry {
+            size,
+            windows,
+            beyond,
+            start,
+            through,
+        }
     })
 }
 
-/// What one pass over all windows found.
-#[derive(Default)]
-struct Scan {
-    /// Pattern points per side (black, white).
-    points: [i32; 2],
-    /// Up to two distinct winning cells per side, and how many distinct ones were seen.
-    wins: [[u16; 2]; 2],
-    win_count: [u8; 2],
+#[derive(Clone, Debug)]
+struct Undo {
+    fours: [u32; 2],
+    winner: Option<usize>,
 }
 
-impl Scan {
-    fn add_win(&mut self, side: usize, cell: u16) {
-        let n = self.win_count[side] as usize;
-        if self.wins[side][..n.min(2)].contains(&cell) {
-            return;
-        }
-        if n < 2 {
-            self.wins[side][n] = cell;
-        }
-        self.win_count[side] = (n + 1).min(255) as u8;
+/// The search's Gomoku board with incrementally kept window counts and cell values.
+#[derive(Clone)]
+pub struct GomokuBoard {
+    geo: &'static Geometry,
+    rule: Rule,
+    keys: &'static Keys,
+    /// 0 empty, 1 black, 2 white.
+    cells: Vec<u8>,
+    /// Stones of (black, white) in each window.
+    counts: Vec<[u8; 2]>,
+    /// Pattern points of (black, white).
+    points: [i32; 2],
+    /// Per side, per cell: ordering value from that side's live windows.
+    value: [Vec<i32>; 2],
+    /// Stones within two cells (Chebyshev) of each cell.
+    near: Vec<u16>,
+    /// Windows that reached four stones of a side (some may since be blocked).
+    fours: [Vec<u32>; 2],
+    stack: Vec<Undo>,
+    winner: Option<usize>,
+    stones: usize,
+    side: usize,
+    hash: u64,
+}
+
+impl std::fmt::Debug for GomokuBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GomokuBoard")
+            .field("size", &self.geo.size)
+            .field("stones", &self.stones)
+            .field("hash", &self.hash)
+            .finish()
     }
 }
 
-/// Scan every window; with `order`, also add ordering scores of empty cells for `stm`.
-fn scan(cells: &[Cell], size: usize, stm: Side, mut order: Option<&mut [i32]>) -> Scan {
-    let mut out = Scan::default();
-    let me = stm.index();
-    for line in &lines(size).lines {
-        let colour = |i: usize| cells[line[i] as usize];
-        let (mut nb, mut nw) = (0usize, 0usize);
-        for i in 0..5 {
-            match colour(i) {
-                Cell::Black => nb += 1,
-                Cell::White => nw += 1,
-                Cell::Empty => {}
+impl GomokuBoard {
+    pub fn new(game: &Gomoku) -> GomokuBoard {
+        let size = game.size();
+        let geo = geometry(size);
+        let mut b = GomokuBoard {
+            geo,
+            rule: game.rule(),
+            keys: game.keys(),
+            cells: vec![0; size * size],
+            counts: vec![[0; 2]; geo.windows.len()],
+            points: [0; 2],
+            value: [vec![0; size * size], vec![0; size * size]],
+            near: vec![0; size * size],
+            fours: [Vec::new(), Vec::new()],
+            stack: Vec::with_capacity(128),
+            winner: None,
+            stones: 0,
+            side: game.side_to_move().index(),
+            hash: game.hash(),
+        };
+        for (c, cell) in game.cells().iter().enumerate() {
+            if let Some(s) = cell.side() {
+                b.place(c, s.index());
+                b.stones += 1;
             }
         }
-        let mut start = 0;
-        loop {
-            if (nb == 0) != (nw == 0) {
-                let (side, k) = if nb > 0 { (0, nb) } else { (1, nw) };
-                out.points[side] += VALUE[k];
-                let window = &line[start..start + 5];
-                if k == 4 {
-                    for &c in window {
-                        if cells[c as usize] == Cell::Empty {
-                            out.add_win(side, c);
-                        }
-                    }
-                } else if let Some(o) = order.as_deref_mut() {
-                    let v = if side == me { ATTACK[k] } else { DEFEND[k] };
-                    for &c in window {
-                        if cells[c as usize] == Cell::Empty {
-                            o[c as usize] += v;
-                        }
-                    }
+        b.winner = match game.outcome() {
+            Some(Outcome::Win(s)) => Some(s.index()),
+            _ => None,
+        };
+        b
+    }
+
+    #[inline]
+    fn contribute(&mut self, w: usize, sign: i32) {
+        let [nb, nw] = self.counts[w];
+        let (s, k) = match (nb, nw) {
+            (0, 0) => return,
+            (k, 0) => (0, k as usize),
+            (0, k) => (1, k as usize),
+            _ => return,
+        };
+        self.points[s] += sign * VALUE[k];
+        let v = sign * ORDER[k];
+        if v != 0 {
+            let value = &mut self.value[s];
+            for &c in &self.geo.windows[w] {
+                value[c as usize] += v;
+            }
+        }
+    }
+
+    fn overline(&self, w: usize, s: usize) -> bool {
+        self.geo.beyond[w]
+            .iter()
+            .any(|&c| c != NO_CELL && self.cells[c as usize] == s as u8 + 1)
+    }
+
+    fn mark_near(&mut self, c: usize, add: bool) {
+        let n = self.geo.size as i32;
+        let (x, y) = ((c as i32) % n, (c as i32) / n);
+        for yy in (y - 2).max(0)..=(y + 2).min(n - 1) {
+            for xx in (x - 2).max(0)..=(x + 2).min(n - 1) {
+                let v = &mut self.near[(yy * n + xx) as usize];
+                if add {
+                    *v += 1;
+                } else {
+                    *v -= 1;
                 }
             }
-            if start + 5 >= line.len() {
+        }
+    }
+
+    fn place(&mut self, c: usize, s: usize) {
+        self.cells[c] = s as u8 + 1;
+        let geo = self.geo;
+        for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
+            let w = w as usize;
+            self.contribute(w, -1);
+            self.counts[w][s] += 1;
+            self.contribute(w, 1);
+            let cnt = self.counts[w];
+            if cnt[1 - s] == 0 {
+                if cnt[s] == 4 {
+                    self.fours[s].push(w as u32);
+                } else if cnt[s] == 5
+                    && self.winner.is_none()
+                    && (self.rule == Rule::Freestyle || !self.overline(w, s))
+                {
+                    self.winner = Some(s);
+                }
+            }
+        }
+        self.mark_near(c, true);
+    }
+
+    fn remove(&mut self, c: usize, s: usize) {
+        let geo = self.geo;
+        for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
+            let w = w as usize;
+            self.contribute(w, -1);
+            self.counts[w][s] -= 1;
+            self.contribute(w, 1);
+        }
+        self.cells[c] = 0;
+        self.mark_near(c, false);
+    }
+
+    /// Up to two distinct cells where side `s` wins at once, and how many were found.
+    fn wins(&self, s: usize) -> ([u16; 2], usize) {
+        let mut out = [NO_CELL; 2];
+        let mut k = 0;
+        for &w in &self.fours[s] {
+            let w = w as usize;
+            if self.counts[w] != if s == 0 { [4, 0] } else { [0, 4] } {
+                continue;
+            }
+            let Some(&e) = self.geo.windows[w]
+                .iter()
+                .find(|&&c| self.cells[c as usize] == 0)
+            else {
+                continue;
+            };
+            if self.rule == Rule::Exact5 && self.overline(w, s) {
+                continue;
+            }
+            if out[..k].contains(&e) {
+                continue;
+            }
+            out[k] = e;
+            k += 1;
+            if k == 2 {
                 break;
             }
-            match colour(start) {
-                Cell::Black => nb -= 1,
-                Cell::White => nw -= 1,
-                Cell::Empty => {}
-            }
-            match colour(start + 5) {
-                Cell::Black => nb += 1,
-                Cell::White => nw += 1,
-                Cell::Empty => {}
-            }
-            start += 1;
         }
+        (out, k)
     }
-    out
-}
 
-/// Winning cells of `side` found by the scan, checked against the rule (exactly-five boards can
-/// refuse an overline).
-fn real_wins(g: &mut Gomoku, s: &Scan, side: Side) -> ([u16; 2], usize) {
-    let i = side.index();
-    let n = (s.win_count[i] as usize).min(2);
-    let mut out = [0u16; 2];
-    let mut k = 0;
-    for &c in &s.wins[i][..n] {
-        if g.wins_at(c as usize, side) {
-            out[k] = c;
-            k += 1;
-        }
-    }
-    // More than two distinct winning cells: at least two are real under freestyle.
-    if s.win_count[i] > 2 && g.rule() == crate::game::gomoku::Rule::Freestyle {
-        k = 2;
-    }
-    (out, k)
-}
-
-thread_local! {
-    static ORDER: RefCell<Vec<i32>> = const { RefCell::new(Vec::new()) };
-    static NEAR: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The terminal score of a finished game for the side to move, if it is finished.
-fn terminal(g: &Gomoku, ply: usize) -> Option<i32> {
-    match g.outcome()? {
-        Outcome::Win(s) if s == g.side_to_move() => Some(WIN - ply as i32),
-        Outcome::Win(_) => Some(-(WIN - ply as i32)),
-        Outcome::Draw => Some(0),
+    /// Pattern points of (black, white).
+    pub fn points(&self) -> [i32; 2] {
+        self.points
     }
 }
 
 impl super::Searchable for Gomoku {
+    type Board = GomokuBoard;
+
+    fn board(&self) -> GomokuBoard {
+        GomokuBoard::new(self)
+    }
+}
+
+impl Board for GomokuBoard {
     const ASPIRATION: Option<i32> = None;
 
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    fn side_index(&self) -> usize {
+        self.side
+    }
+
+    fn play(&mut self, mv: Move) {
+        let Some(c) = mv.cell() else { return };
+        self.stack.push(Undo {
+            fours: [self.fours[0].len() as u32, self.fours[1].len() as u32],
+            winner: self.winner,
+        });
+        self.place(c, self.side);
+        self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        self.side ^= 1;
+        self.stones += 1;
+    }
+
+    fn undo(&mut self, mv: Move) {
+        let Some(c) = mv.cell() else { return };
+        let Some(u) = self.stack.pop() else { return };
+        self.side ^= 1;
+        self.stones -= 1;
+        self.remove(c, self.side);
+        self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        self.fours[0].truncate(u.fours[0] as usize);
+        self.fours[1].truncate(u.fours[1] as usize);
+        self.winner = u.winner;
+    }
+
+    fn is_legal(&mut self, mv: Move) -> bool {
+        self.winner.is_none()
+            && mv
+                .cell()
+                .is_some_and(|c| c < self.cells.len() && self.cells[c] == 0)
+    }
+
     fn generate(&mut self, ply: usize, _depth: i32, out: &mut Vec<Scored>) -> Gen {
-        if let Some(s) = terminal(self, ply) {
-            return Gen::Terminal(s);
+        if self.winner.is_some() {
+            // The side that just moved won.
+            return Gen::Terminal(-(WIN - ply as i32));
         }
-        let size = self.size();
-        let stm = self.side_to_move();
-        if self.stones() == 0 {
+        if self.stones == self.cells.len() {
+            return Gen::Terminal(0);
+        }
+        let size = self.geo.size;
+        if self.stones == 0 {
             out.push(Scored {
-                mv: Move::at(self.index(size / 2, size / 2)),
+                mv: Move::at((size / 2) * size + size / 2),
                 score: 0,
             });
             return Gen::Moves;
         }
-        ORDER.with_borrow_mut(|order| {
-            order.clear();
-            order.resize(size * size, 0);
-            let s = scan(self.cells(), size, stm, Some(order));
-            let (mine, nm) = real_wins(self, &s, stm);
-            if nm > 0 {
-                return Gen::WinNow(Move::at(mine[0] as usize), WIN - ply as i32 - 1);
+        let (me, them) = (self.side, 1 - self.side);
+        let (mine, nm) = self.wins(me);
+        if nm > 0 {
+            return Gen::WinNow(Move::at(mine[0] as usize), WIN - ply as i32 - 1);
+        }
+        let (theirs, nt) = self.wins(them);
+        if nt > 0 {
+            // Forced: block (if there are two, the search sees the loss behind either).
+            for &c in &theirs[..nt] {
+                out.push(Scored {
+                    mv: Move::at(c as usize),
+                    score: 1,
+                });
             }
-            let (theirs, nt) = real_wins(self, &s, stm.opponent());
-            if nt > 0 {
-                // Forced: block (if there are two, the search sees the loss behind either).
-                for &c in &theirs[..nt] {
-                    out.push(Scored {
-                        mv: Move::at(c as usize),
-                        score: 1,
-                    });
-                }
-                return Gen::Moves;
+            return Gen::Moves;
+        }
+        let (attack, defend) = (&self.value[me], &self.value[them]);
+        for c in 0..self.cells.len() {
+            if self.near[c] != 0 && self.cells[c] == 0 {
+                out.push(Scored {
+                    mv: Move::at(c),
+                    score: attack[c] + defend[c] * 7 / 10,
+                });
             }
-            NEAR.with_borrow_mut(|near| {
-                near.clear();
-                near.resize(size * size, 0);
-                let n = size as i32;
-                for mv in self.history() {
-                    let Some(c) = mv.cell() else { continue };
-                    let (x, y) = ((c % size) as i32, (c / size) as i32);
-                    for yy in (y - 2).max(0)..=(y + 2).min(n - 1) {
-                        for xx in (x - 2).max(0)..=(x + 2).min(n - 1) {
-                            near[(yy * n + xx) as usize] = 1;
-                        }
-                    }
-                }
-                let cells = self.cells();
-                for c in 0..size * size {
-                    if near[c] != 0 && cells[c] == Cell::Empty {
-                        out.push(Scored {
-                            mv: Move::at(c),
-                            score: order[c],
-                        });
-                    }
-                }
-            });
-            if ply > 0 && out.len() > WIDTH {
-                out.sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
-                out.truncate(WIDTH);
-            }
-            if out.is_empty() {
-                // A full neighbourhood (tiny boards): any empty cell.
-                for (c, cell) in self.cells().iter().enumerate() {
-                    if *cell == Cell::Empty {
-                        out.push(Scored {
-                            mv: Move::at(c),
-                            score: 0,
-                        });
-                    }
-                }
-            }
-            Gen::Moves
-        })
+        }
+        if ply > 0 && out.len() > WIDTH {
+            out.select_nth_unstable_by_key(WIDTH - 1, |s| std::cmp::Reverse(s.score));
+            out.truncate(WIDTH);
+        }
+        Gen::Moves
     }
 
     fn evaluate(&mut self, ply: usize) -> Eval {
-        if let Some(s) = terminal(self, ply) {
+        if self.winner.is_some() {
             return Eval {
-                score: s,
+                score: -(WIN - ply as i32),
                 exact: true,
             };
         }
-        let stm = self.side_to_move();
-        let s = scan(self.cells(), self.size(), stm, None);
-        if real_wins(self, &s, stm).1 > 0 {
+        let (me, them) = (self.side, 1 - self.side);
+        if self.wins(me).1 > 0 {
             return Eval {
                 score: WIN - ply as i32 - 1,
                 exact: true,
             };
         }
-        if real_wins(self, &s, stm.opponent()).1 >= 2 {
+        if self.wins(them).1 >= 2 {
             return Eval {
                 score: -(WIN - ply as i32 - 2),
                 exact: true,
             };
         }
-        let me = s.points[stm.index()];
-        let them = s.points[stm.opponent().index()];
         Eval {
-            score: (me * 5 / 4 - them).clamp(-CAP, CAP),
+            score: (self.points[me] * 5 / 4 - self.points[them]).clamp(-CAP, CAP),
             exact: false,
         }
+    }
+}
+
+/// The colour code of the board's cell array for a game cell.
+#[cfg(test)]
+fn code(c: Cell) -> u8 {
+    match c {
+        Cell::Empty => 0,
+        Cell::Black => 1,
+        Cell::White => 2,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Searchable;
 
     #[test]
-    fn line_counts_cover_every_window() {
-        // 15×15: 15 rows + 15 columns + 2·11−1 diagonals each way of length ≥ 5.
-        assert_eq!(lines(15).lines.len(), 15 + 15 + 21 + 21);
-        let windows: usize = lines(15).lines.iter().map(|l| l.len() - 4).sum();
-        assert_eq!(windows, 2 * 15 * 11 + 2 * 11 * 11);
+    fn window_counts() {
+        let g = geometry(15);
+        assert_eq!(g.windows.len(), 2 * 15 * 11 + 2 * 11 * 11);
+        // A centre cell lies in 5 windows per direction.
+        let c = 7 * 15 + 7;
+        assert_eq!(g.start[c + 1] - g.start[c], 20);
+    }
+
+    #[test]
+    fn incremental_board_matches_a_fresh_one() {
+        let mut g = Gomoku::default();
+        let mut b = g.board();
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for step in 0..600 {
+            let mut v = Vec::new();
+            g.legal_moves(&mut v);
+            if v.is_empty() || step % 90 == 89 {
+                g = Gomoku::default();
+                b = g.board();
+                continue;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = v[(rng % v.len() as u64) as usize];
+            g.play(mv);
+            b.play(mv);
+            if rng.is_multiple_of(5) {
+                g.undo();
+                b.undo(mv);
+            }
+            let fresh = g.board();
+            assert_eq!(b.hash, g.hash());
+            assert_eq!(b.points, fresh.points);
+            assert_eq!(b.counts, fresh.counts);
+            assert_eq!(b.value, fresh.value);
+            assert_eq!(b.near, fresh.near);
+            assert_eq!(b.winner.is_some(), g.outcome().is_some());
+            let cells: Vec<u8> = g.cells().iter().map(|&c| code(c)).collect();
+            assert_eq!(b.cells, cells);
+            for s in 0..2 {
+                let side = if s == 0 {
+                    crate::game::Side::Black
+                } else {
+                    crate::game::Side::White
+                };
+                let (w, k) = b.wins(s);
+                let (fw, fk) = fresh.wins(s);
+                assert_eq!(k, fk);
+                let mut g2 = g.clone();
+                for &c in &w[..k] {
+                    // Two cells are all the search needs; with more, either two may come first.
+                    assert!(k == 2 || fw[..fk].contains(&c));
+                    if g.outcome().is_none() {
+                        assert!(g2.wins_at(c as usize, side));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exact5_refuses_an_overline_win() {
+        let mut g = Gomoku::new(15, Rule::Exact5, Keys::default_keys());
+        // Black: a8 b8 c8 e8 f8 (d8 would make six), white elsewhere.
+        for m in ["a8", "a1", "b8", "b1", "c8", "c1", "e8", "e1", "f8", "f2"] {
+            g.play_named(m).expect("legal");
+        }
+        let b = g.board();
+        assert_eq!(b.wins(0).1, 0);
+        let mut g = Gomoku::default();
+        for m in ["a8", "a1", "b8", "b1", "c8", "c1", "e8", "e1", "f8", "f2"] {
+            g.play_named(m).expect("legal");
+        }
+        assert_eq!(g.board().wins(0), ([3 + 7 * 15, NO_CELL], 1));
     }
 }

@@ -5,9 +5,10 @@
 //! The seam for an exact endgame solver is [`Searchable::exact_hook`]; it is the only place an
 //! Othello solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
-use super::{Eval, Gen, Scored};
-use crate::game::Move;
-use crate::game::othello::{Othello, flips, moves};
+use super::{Board, Eval, Gen, Scored};
+use crate::game::othello::{Othello, moves};
+use crate::game::{Game, Move};
+use crate::zobrist::Keys;
 
 /// Internal score units per disc.
 pub const DISC: i32 = 100;
@@ -149,11 +150,166 @@ pub fn evaluate(p: u64, o: u64) -> Eval {
     }
 }
 
+/// Rays from each square in the 8 directions (excluding the square): `RAYS[dir][sq]`.
+/// Directions 0..4 increase the index (E, S, SE, SW), 4..8 decrease it (W, N, NW, NE).
+static RAYS: [[u64; 64]; 8] = rays();
+
+const fn rays() -> [[u64; 64]; 8] {
+    const D: [(i32, i32); 8] = [
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (-1, 1),
+        (-1, 0),
+        (0, -1),
+        (-1, -1),
+        (1, -1),
+    ];
+    let mut out = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut x, mut y) = ((sq % 8) as i32 + D[d].0, (sq / 8) as i32 + D[d].1);
+            let mut r = 0u64;
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                r |= 1u64 << (y * 8 + x);
+                x += D[d].0;
+                y += D[d].1;
+            }
+            out[d][sq] = r;
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+/// The discs a move of `p` on `sq` flips (ray lookups; same result as [`flips`]).
+#[inline]
+pub fn fast_flips(sq: usize, p: u64, o: u64) -> u64 {
+    let mut f = 0;
+    for rays in &RAYS[..4] {
+        let ray = rays[sq];
+        let stop = ray & !o;
+        let first = stop & stop.wrapping_neg();
+        if first & p != 0 {
+            f |= ray & (first - 1);
+        }
+    }
+    for rays in &RAYS[4..] {
+        let ray = rays[sq];
+        let stop = ray & !o;
+        if stop != 0 {
+            let idx = 63 - stop.leading_zeros();
+            if (p >> idx) & 1 != 0 {
+                f |= ray & !((2u64 << idx) - 1);
+            }
+        }
+    }
+    f
+}
+
+/// The search's Othello board: two bitboards, the hash, and an undo stack.
+#[derive(Clone, Debug)]
+pub struct OthelloBoard {
+    /// Discs of the side to move, and of the opponent.
+    p: u64,
+    o: u64,
+    /// 0 black to move, 1 white.
+    side: usize,
+    hash: u64,
+    keys: &'static Keys,
+    stack: Vec<(u64, u64, u64)>,
+}
+
+impl OthelloBoard {
+    pub fn new(game: &Othello) -> OthelloBoard {
+        let (p, o) = game.player_opponent();
+        OthelloBoard {
+            p,
+            o,
+            side: game.side_to_move().index(),
+            hash: game.hash(),
+            keys: game.keys(),
+            stack: Vec::with_capacity(128),
+        }
+    }
+
+    /// (side to move's discs, opponent's discs).
+    pub fn player_opponent(&self) -> (u64, u64) {
+        (self.p, self.o)
+    }
+
+    pub fn empties(&self) -> u32 {
+        64 - (self.p | self.o).count_ones()
+    }
+}
+
 impl super::Searchable for Othello {
+    type Board = OthelloBoard;
+
+    fn board(&self) -> OthelloBoard {
+        OthelloBoard::new(self)
+    }
+}
+
+impl Board for OthelloBoard {
     const ASPIRATION: Option<i32> = Some(60);
 
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    fn side_index(&self) -> usize {
+        self.side
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        self.stack.push((self.p, self.o, self.hash));
+        let mut h = self.hash ^ self.keys.side;
+        if let Some(sq) = mv.cell() {
+            let f = fast_flips(sq, self.p, self.o);
+            h ^= self.keys.stones[sq][self.side];
+            let mut bits = f;
+            while bits != 0 {
+                h ^= self.keys.flip[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            let np = self.p | f | (1 << sq);
+            self.p = self.o ^ f;
+            self.o = np;
+        } else {
+            std::mem::swap(&mut self.p, &mut self.o);
+        }
+        self.side ^= 1;
+        self.hash = h;
+    }
+
+    #[inline]
+    fn undo(&mut self, _mv: Move) {
+        if let Some((p, o, h)) = self.stack.pop() {
+            self.p = p;
+            self.o = o;
+            self.hash = h;
+            self.side ^= 1;
+        }
+    }
+
+    fn is_legal(&mut self, mv: Move) -> bool {
+        let m = moves(self.p, self.o);
+        match mv.cell() {
+            Some(sq) if sq < 64 => m & (1 << sq) != 0,
+            Some(_) => false,
+            None => mv.is_pass() && m == 0 && moves(self.o, self.p) != 0,
+        }
+    }
+
     fn generate(&mut self, _ply: usize, depth: i32, out: &mut Vec<Scored>) -> Gen {
-        let (p, o) = self.player_opponent();
+        let (p, o) = (self.p, self.o);
         let mut m = moves(p, o);
         if m == 0 {
             if moves(o, p) == 0 {
@@ -171,7 +327,7 @@ impl super::Searchable for Othello {
             let mut score = SQUARE[sq];
             if depth >= 3 {
                 // Fastest first: leave the opponent few moves.
-                let f = flips(sq, p, o);
+                let f = fast_flips(sq, p, o);
                 let np = p | f | (1 << sq);
                 let no = o ^ f;
                 let om = moves(no, np);
@@ -185,9 +341,9 @@ impl super::Searchable for Othello {
         Gen::Moves
     }
 
+    #[inline]
     fn evaluate(&mut self, _ply: usize) -> Eval {
-        let (p, o) = self.player_opponent();
-        evaluate(p, o)
+        evaluate(self.p, self.o)
     }
 
     fn max_depth(&self) -> u32 {
@@ -206,7 +362,7 @@ impl super::Searchable for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::othello::{START_BLACK, START_WHITE};
+    use crate::game::othello::{START_BLACK, START_WHITE, flips};
 
     #[test]
     fn start_is_balanced_and_symmetric() {
@@ -222,6 +378,43 @@ mod tests {
         let o = 1u64 << 4;
         assert_eq!(stable_edges(p, o), 0b111);
         assert_eq!(stable_edges(o, p), 0);
+    }
+
+    #[test]
+    fn fast_flips_agree_and_board_hash_follows_the_game() {
+        use crate::search::Searchable;
+        let mut g = Othello::default();
+        let mut b = g.board();
+        let mut rng = 0x1234_5678_9ABC_DEF0u64;
+        let mut v = Vec::new();
+        for _ in 0..2000 {
+            g.legal_moves(&mut v);
+            if v.is_empty() {
+                g = Othello::default();
+                b = g.board();
+                continue;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = v[(rng % v.len() as u64) as usize];
+            let (p, o) = g.player_opponent();
+            for sq in 0..64 {
+                if (p | o) & (1 << sq) == 0 {
+                    assert_eq!(fast_flips(sq, p, o), flips(sq, p, o));
+                }
+            }
+            assert!(b.is_legal(mv));
+            g.play(mv);
+            b.play(mv);
+            assert_eq!(b.hash(), g.hash());
+            assert_eq!(b.player_opponent(), g.player_opponent());
+            if rng.is_multiple_of(7) {
+                g.undo();
+                b.undo(mv);
+                assert_eq!(b.hash(), g.hash());
+            }
+        }
     }
 
     #[test]
