@@ -22,7 +22,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
 
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
-use crate::search::{Limits, SearchStats, Searcher};
+use crate::search::{Limits, MAX_THREADS, SearchStats, Searcher};
 use crate::tt::{MAX_CHECK_BITS, MIN_CHECK_BITS, Policy, Table, TtStats};
 
 /// A position of either game (the same type as the commands' `AnyGame`).
@@ -45,6 +45,8 @@ pub enum Command {
     SetCheckBits(u32),
     /// Empty the table and zero its counters.
     Clear,
+    /// Search with this many threads (Lazy SMP, clamped to 1..=64); from the next search on.
+    SetThreads(usize),
     Quit,
 }
 
@@ -92,6 +94,7 @@ enum Msg {
         stop: Arc<AtomicBool>,
     },
     SetTtMib(usize),
+    SetThreads(usize),
     Clear,
     Quit,
 }
@@ -145,6 +148,7 @@ impl Engine {
             Command::SetTtMib(m) => self.set_tt_mib(m),
             Command::SetCheckBits(b) => self.set_check_bits(b),
             Command::Clear => self.clear(),
+            Command::SetThreads(n) => self.set_threads(n),
             Command::Quit => {
                 self.stop();
                 let _ = self.commands.send(Msg::Quit);
@@ -199,6 +203,11 @@ impl Engine {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .set_check_bits(bits);
+    }
+
+    /// Search with `n` threads from the next search on (clamped to 1..=64).
+    pub fn set_threads(&self, n: usize) {
+        let _ = self.commands.send(Msg::SetThreads(n.clamp(1, MAX_THREADS)));
     }
 
     /// Empty the table and zero its counters (after stopping the running search).
@@ -256,6 +265,10 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
                 table = fresh;
                 othello.set_store(crate::search::TtStore::Table(table.clone()));
                 gomoku.set_store(crate::search::TtStore::Table(table.clone()));
+            }
+            Msg::SetThreads(n) => {
+                othello.set_threads(n);
+                gomoku.set_threads(n);
             }
             Msg::Clear => {
                 table.clear();

@@ -24,7 +24,7 @@ pub mod othello;
 pub mod threats;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use ahash::AHashMap;
@@ -40,6 +40,8 @@ pub const INF: i32 = 32_000;
 pub const WIN: i32 = 30_000;
 /// Scores beyond this are wins or losses at a known distance.
 pub const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+/// Most threads a search may use.
+pub const MAX_THREADS: usize = 64;
 /// Depth stored with results that are exact to the end of the game.
 pub const DEPTH_EXACT: u8 = 250;
 
@@ -121,13 +123,6 @@ pub enum Gen {
     Moves,
 }
 
-/// A static evaluation: the score, and whether it is the exact value (game over, forced result).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Eval {
-    pub score: i32,
-    pub exact: bool,
-}
-
 /// What a game supplies to the generic search: a fast board of its own to search on.
 pub trait Searchable: Game {
     type Board: Board;
@@ -157,7 +152,7 @@ pub trait Board: Clone + Send {
     fn generate(&mut self, ply: usize, depth: i32, out: &mut Vec<Scored>) -> Gen;
 
     /// Static evaluation for the side to move (`ply` from the root, for win distances).
-    fn evaluate(&mut self, ply: usize) -> Eval;
+    fn evaluate(&mut self, ply: usize) -> i32;
 
     /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
     /// empties, a Gomoku threat search): a fail-soft score for the window `(alpha, beta)`.
@@ -170,6 +165,13 @@ pub trait Board: Clone + Send {
         _beta: i32,
         _nodes: &mut u64,
     ) -> Option<i32> {
+        None
+    }
+
+    /// The iteration depth from which the search sees every line to the end of the game, so its
+    /// score is exact (Othello: the number of empties — passes are single replies, which are
+    /// extended). `None`: never (Gomoku results are exact only as proven wins or losses).
+    fn exact_depth(&self) -> Option<u32> {
         None
     }
 
@@ -261,6 +263,10 @@ struct Run<'a> {
     stopped: bool,
     /// Result of the last completed iteration.
     best: SearchStats,
+    /// Lazy SMP: nodes of the helper threads (helpers add to it, the main thread reads it).
+    helper_nodes: &'a AtomicU64,
+    /// Helpers: nodes already added to `helper_nodes`.
+    published_nodes: u64,
 }
 
 /// The searcher of one game type. Keeps its TT handle, history and killers between searches.
@@ -274,8 +280,10 @@ pub struct Searcher<G: Searchable> {
     pv: Vec<Vec<Move>>,
     nodes: u64,
     seldepth: usize,
-    heuristic_leaves: u64,
     root_depth: i32,
+    threads: usize,
+    /// 0 for the main thread, i for the i-th Lazy SMP helper.
+    helper: usize,
     _game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -300,8 +308,9 @@ impl<G: Searchable> Searcher<G> {
                 .collect(),
             nodes: 0,
             seldepth: 0,
-            heuristic_leaves: 0,
             root_depth: 0,
+            threads: 1,
+            helper: 0,
             _game: std::marker::PhantomData,
         }
     }
@@ -309,6 +318,15 @@ impl<G: Searchable> Searcher<G> {
     /// Count TT statistics (default) or compile the counting out of the hot path.
     pub fn set_counting(&mut self, on: bool) {
         self.count_stats = on;
+    }
+
+    /// Search with this many threads (Lazy SMP: helpers share the table; needs a `Table` store).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The table, if this searcher uses one.
@@ -362,6 +380,58 @@ impl<G: Searchable> Searcher<G> {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SearchStats),
     ) -> SearchStats {
+        match &mut self.tt {
+            TtStore::Table(t) => t.new_search(),
+            TtStore::Map(m) => m.clear(),
+            TtStore::None => {}
+        }
+        let helper_nodes = AtomicU64::new(0);
+        let table = match (&self.tt, self.threads) {
+            (TtStore::Table(t), n) if n > 1 => t.clone(),
+            _ => return self.search_inner(game, limits, stop, progress, &helper_nodes),
+        };
+        // Lazy SMP: helpers search the same root on the shared table until the main thread ends.
+        let helpers_stop = AtomicBool::new(false);
+        let count = self.count_stats;
+        let mut result = std::thread::scope(|scope| {
+            for i in 1..self.threads {
+                let (table, helpers_stop, helper_nodes) =
+                    (table.clone(), &helpers_stop, &helper_nodes);
+                let helper_limits = Limits {
+                    depth: limits.depth,
+                    time: None,
+                    nodes: None,
+                };
+                scope.spawn(move || {
+                    let mut h: Searcher<G> = Searcher::new(table);
+                    h.helper = i;
+                    h.count_stats = count;
+                    h.search_inner(
+                        game,
+                        &helper_limits,
+                        helpers_stop,
+                        &mut |_| {},
+                        helper_nodes,
+                    );
+                });
+            }
+            let r = self.search_inner(game, limits, stop, progress, &helper_nodes);
+            helpers_stop.store(true, Relaxed);
+            r
+        });
+        result.nodes = self.nodes + helper_nodes.load(Relaxed);
+        result.nps = (result.nodes as f64 / (result.elapsed_ms.max(1) as f64 / 1000.0)) as u64;
+        result
+    }
+
+    fn search_inner(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SearchStats),
+        helper_nodes: &AtomicU64,
+    ) -> SearchStats {
         let start = Instant::now();
         let mut run = Run {
             stop,
@@ -372,13 +442,9 @@ impl<G: Searchable> Searcher<G> {
             last_progress: start,
             stopped: false,
             best: SearchStats::default(),
+            helper_nodes,
+            published_nodes: 0,
         };
-        if let TtStore::Table(t) = &self.tt {
-            t.new_search();
-        }
-        if let TtStore::Map(m) = &mut self.tt {
-            m.clear();
-        }
         self.nodes = 0;
         self.seldepth = 0;
         for h in self.history.iter_mut() {
@@ -392,6 +458,7 @@ impl<G: Searchable> Searcher<G> {
             .clamp(1, g.max_depth().max(1))
             .min(MAX_PLY as u32 - 8);
 
+        let exact_depth = g.exact_depth();
         // Root moves.
         let mut root = Vec::new();
         match g.generate(0, max_depth as i32, &mut root) {
@@ -425,9 +492,10 @@ impl<G: Searchable> Searcher<G> {
         run.best.pv = run.best.best.into_iter().collect();
 
         let mut prev: Option<i32> = None;
-        for depth in 1..=max_depth {
+        // Helpers start one depth later every other thread, so threads spread over two depths.
+        let first = 1 + (self.helper % 2) as u32;
+        for depth in first.min(max_depth)..=max_depth {
             self.root_depth = depth as i32;
-            self.heuristic_leaves = 0;
             let score = self.aspiration(g, &mut root, depth as i32, prev, &mut run);
             if run.stopped {
                 break;
@@ -441,9 +509,10 @@ impl<G: Searchable> Searcher<G> {
             run.best.raw_score = score;
             run.best.best = pv.first().copied().or(run.best.best);
             run.best.pv = pv;
-            run.best.exact = proven || self.heuristic_leaves == 0;
+            let solved = exact_depth.is_some_and(|d| depth >= d);
+            run.best.exact = proven || solved;
             self.report(&mut run);
-            if run.best.exact && (self.heuristic_leaves == 0 || score >= WIN_BOUND) {
+            if solved || score >= WIN_BOUND {
                 break;
             }
             if let (Some(d), Some(t)) = (run.deadline, limits.time)
@@ -456,24 +525,41 @@ impl<G: Searchable> Searcher<G> {
     }
 
     fn finish(&mut self, run: &mut Run<'_>) -> SearchStats {
+        if self.helper > 0 {
+            run.helper_nodes
+                .fetch_add(self.nodes - run.published_nodes, Relaxed);
+            run.published_nodes = self.nodes;
+        }
         let mut s = run.best.clone();
-        self.fill_timing(&mut s, run.start);
+        self.fill_timing(&mut s, run);
         self.publish();
         s
     }
 
-    fn fill_timing(&self, s: &mut SearchStats, start: Instant) {
-        let el = start.elapsed();
-        s.nodes = self.nodes;
+    fn fill_timing(&self, s: &mut SearchStats, run: &Run<'_>) {
+        let el = run.start.elapsed();
+        s.nodes = self.nodes
+            + if self.helper == 0 {
+                run.helper_nodes.load(Relaxed)
+            } else {
+                0
+            };
         s.seldepth = self.seldepth as u32;
         s.elapsed_ms = el.as_millis() as u64;
-        s.nps = (self.nodes as f64 / el.as_secs_f64().max(1e-6)) as u64;
+        s.nps = (s.nodes as f64 / el.as_secs_f64().max(1e-6)) as u64;
     }
 
     fn report(&mut self, run: &mut Run<'_>) {
         self.publish();
+        if self.helper > 0 {
+            run.helper_nodes
+                .fetch_add(self.nodes - run.published_nodes, Relaxed);
+            run.published_nodes = self.nodes;
+            run.last_progress = Instant::now();
+            return;
+        }
         let mut s = run.best.clone();
-        self.fill_timing(&mut s, run.start);
+        self.fill_timing(&mut s, run);
         (run.progress)(&s);
         run.last_progress = Instant::now();
     }
@@ -672,6 +758,10 @@ impl<G: Searchable> Searcher<G> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        if depth <= 0 || ply >= MAX_PLY {
+            // Leaves are never stored, so probing them would only cost a cache miss.
+            return g.evaluate(ply);
+        }
         let key = g.hash();
         let mut tt_move = Move::NONE;
         if let Some(e) = self.probe(key) {
@@ -713,13 +803,6 @@ impl<G: Searchable> Searcher<G> {
                 size: 0,
             });
             return s;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            let e = g.evaluate(ply);
-            if !e.exact {
-                self.heuristic_leaves += 1;
-            }
-            return e.score;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();

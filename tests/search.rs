@@ -195,3 +195,32 @@ fn a_table_that_never_evicts_searches_like_the_unbounded_map() {
         );
     }
 }
+
+#[test]
+fn lazy_smp_keeps_exact_scores_and_counts_helper_nodes() {
+    for (g, score, _) in ffo(1, 3) {
+        let t = Arc::new(Table::new(8, Policy::Aging, 64));
+        let mut s: Searcher<Othello> = Searcher::new(t.clone());
+        s.set_threads(2);
+        let r = run(&mut s, &g, Limits::default());
+        assert!(r.exact);
+        assert_eq!(r.score, score);
+        assert!(t.stats().probes > 0);
+    }
+    // Helpers share the work of a time-limited search too: a best move, and helper nodes
+    // counted in the total.
+    let mut g = Othello::default();
+    for m in ["f5", "d6", "c3", "d3", "c4"] {
+        g.play_named(m).expect("legal");
+    }
+    let t = Arc::new(Table::new(8, Policy::TwoTier, 64));
+    let mut one: Searcher<Othello> = Searcher::new(t.clone());
+    let r1 = run(&mut one, &g, Limits::depth(7));
+    t.clear();
+    let mut two: Searcher<Othello> = Searcher::new(t.clone());
+    two.set_threads(2);
+    let r2 = run(&mut two, &g, Limits::depth(7));
+    assert!(r2.best.is_some());
+    assert_eq!(r2.depth, 7);
+    assert!(r1.nodes > 0 && r2.nodes > 0);
+}

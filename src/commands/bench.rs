@@ -20,7 +20,7 @@ use super::{CommandError, CommandResult};
 use crate::game::GameKind;
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
-use crate::search::{Limits, Searchable, Searcher, TtStore};
+use crate::search::{Limits, MAX_THREADS, Searchable, Searcher, TtStore};
 use crate::tt::{Entry, MAX_CHECK_BITS, MIN_CHECK_BITS, Policy, SLOT_BYTES, Table, TtStats};
 
 /// The Othello positions: named openings (move sequences from the start position).
@@ -68,6 +68,9 @@ pub struct BenchArgs {
     /// Seed 001's table: nodes with and without a TT for each depth 1..=D.
     #[arg(long)]
     pub by_depth: bool,
+    /// Search threads (Lazy SMP on the shared table; node counts then vary run to run).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Compile the statistics counters out of the search (to measure what counting costs).
     #[arg(long)]
     pub no_stats: bool,
@@ -110,6 +113,12 @@ pub fn run(args: &BenchArgs) -> CommandResult {
         return Err(CommandError(format!(
             "depth {depth} out of range for {}: 1 to {max}",
             args.game
+        )));
+    }
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        return Err(CommandError(format!(
+            "threads {} out of range: 1 to {MAX_THREADS}",
+            args.threads
         )));
     }
     if !(MIN_CHECK_BITS..=MAX_CHECK_BITS).contains(&args.check_bits) {
@@ -165,6 +174,7 @@ fn run_row<G: Searchable>(
     depth: u32,
     check_bits: u32,
     count: bool,
+    threads: usize,
 ) -> Row {
     let stop = AtomicBool::new(false);
     let table = match kind {
@@ -187,6 +197,7 @@ fn run_row<G: Searchable>(
         };
         let mut s: Searcher<G> = Searcher::with_store(store);
         s.set_counting(count);
+        s.set_threads(threads);
         let start = Instant::now();
         let r = s.search(g, &Limits::depth(depth), &stop, &mut |_| {});
         seconds += start.elapsed().as_secs_f64();
@@ -247,10 +258,12 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
     }
     if !args.json {
         println!(
-            "bench · {} · {} positions · depth {depth} · check bits {} · slots of {SLOT_BYTES} bytes{}",
+            "bench · {} · {} positions · depth {depth} · check bits {} · {} thread{} · slots of {SLOT_BYTES} bytes{}",
             args.game,
             positions.len(),
             args.check_bits,
+            args.threads,
+            if args.threads == 1 { "" } else { "s" },
             if count { "" } else { " · statistics off" }
         );
         println!(
@@ -284,7 +297,7 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
     let mut total = 0u64;
     let mut none_nodes = 0u64;
     for kind in kinds {
-        let row = run_row(positions, kind, depth, args.check_bits, count);
+        let row = run_row(positions, kind, depth, args.check_bits, count, args.threads);
         total += row.nodes;
         if matches!(kind, Kind::None) {
             none_nodes = row.nodes;
@@ -294,6 +307,7 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
                 "game": args.game.name(),
                 "depth": depth,
                 "check_bits": args.check_bits,
+                "threads": args.threads,
                 "strategy": row.strategy,
                 "tt_entries": row.tt_entries,
                 "tt_mib": row.tt_mib,
@@ -369,13 +383,21 @@ fn by_depth<G: Searchable>(
     }
     let mut total = 0;
     for d in 1..=depth {
-        let none = run_row(positions, Kind::None, d, args.check_bits, count);
+        let none = run_row(
+            positions,
+            Kind::None,
+            d,
+            args.check_bits,
+            count,
+            args.threads,
+        );
         let tt = run_row(
             positions,
             Kind::Table(policy, entries),
             d,
             args.check_bits,
             count,
+            args.threads,
         );
         total += none.nodes + tt.nodes;
         if args.json {

@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Board, Eval, Gen, Scored, WIN};
+use super::{Board, Gen, Scored, WIN};
 #[cfg(test)]
 use crate::game::Cell;
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
@@ -381,30 +381,18 @@ impl Board for GomokuBoard {
         Gen::Moves
     }
 
-    fn evaluate(&mut self, ply: usize) -> Eval {
+    fn evaluate(&mut self, ply: usize) -> i32 {
         if self.winner.is_some() {
-            return Eval {
-                score: -(WIN - ply as i32),
-                exact: true,
-            };
+            return -(WIN - ply as i32);
         }
         let (me, them) = (self.side, 1 - self.side);
         if self.wins(me).1 > 0 {
-            return Eval {
-                score: WIN - ply as i32 - 1,
-                exact: true,
-            };
+            return WIN - ply as i32 - 1;
         }
         if self.wins(them).1 >= 2 {
-            return Eval {
-                score: -(WIN - ply as i32 - 2),
-                exact: true,
-            };
+            return -(WIN - ply as i32 - 2);
         }
-        Eval {
-            score: (self.points[me] * 5 / 4 - self.points[them]).clamp(-CAP, CAP),
-            exact: false,
-        }
+        (self.points[me] * 5 / 4 - self.points[them]).clamp(-CAP, CAP)
     }
 }
 

@@ -5,7 +5,7 @@
 //! The seam for an exact endgame solver is [`Searchable::exact_hook`]; it is the only place an
 //! Othello solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
-use super::{Board, Eval, Gen, Scored};
+use super::{Board, Gen, Scored};
 use crate::game::othello::{Othello, moves};
 use crate::game::{Game, Move};
 use crate::zobrist::Keys;
@@ -106,14 +106,11 @@ pub fn final_score(p: u64, o: u64) -> i32 {
 }
 
 /// Static evaluation of `(p, o)` for the player `p` to move, in centi-discs.
-pub fn evaluate(p: u64, o: u64) -> Eval {
+pub fn evaluate(p: u64, o: u64) -> i32 {
     let mp = moves(p, o);
     let mo = moves(o, p);
     if mp == 0 && mo == 0 {
-        return Eval {
-            score: final_score(p, o),
-            exact: true,
-        };
+        return final_score(p, o);
     }
     let empty = !(p | o);
     let n_empty = empty.count_ones() as i32;
@@ -144,10 +141,7 @@ pub fn evaluate(p: u64, o: u64) -> Eval {
     score += stable * 110;
     score += parity * if n_empty < 20 { 60 } else { 20 };
     score += discs * if n_empty < 14 { 30 } else { -2 };
-    Eval {
-        score: score.clamp(-63 * DISC, 63 * DISC),
-        exact: false,
-    }
+    score.clamp(-63 * DISC, 63 * DISC)
 }
 
 /// Rays from each square in the 8 directions (excluding the square): `RAYS[dir][sq]`.
@@ -342,8 +336,12 @@ impl Board for OthelloBoard {
     }
 
     #[inline]
-    fn evaluate(&mut self, _ply: usize) -> Eval {
+    fn evaluate(&mut self, _ply: usize) -> i32 {
         evaluate(self.p, self.o)
+    }
+
+    fn exact_depth(&self) -> Option<u32> {
+        Some(self.empties())
     }
 
     fn max_depth(&self) -> u32 {
@@ -366,8 +364,8 @@ mod tests {
 
     #[test]
     fn start_is_balanced_and_symmetric() {
-        let a = evaluate(START_BLACK, START_WHITE).score;
-        let b = evaluate(START_WHITE, START_BLACK).score;
+        let a = evaluate(START_BLACK, START_WHITE);
+        let b = evaluate(START_WHITE, START_BLACK);
         assert_eq!(a, b);
         assert!(a.abs() < DISC);
     }
