@@ -212,13 +212,16 @@ impl Thinker for EngineThinker {
     }
 
     fn set_tt_mib(&mut self, mib: usize) {
-        self.tt_mib = mib.max(1);
+        let mib = mib.max(1);
         match &self.engine {
-            Some(e) => e.set_tt_mib(self.tt_mib),
+            Some(e) if self.tt_mib != mib => e.set_tt_mib(mib),
+            Some(_) => {}
             None => {
+                self.tt_mib = mib;
                 self.engine();
             }
         }
+        self.tt_mib = mib;
     }
 
     fn set_threads(&mut self, threads: usize) {

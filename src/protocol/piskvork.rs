@@ -22,8 +22,9 @@
 //! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV.
 //!
 //! Time: a turn's clock starts when the command line arrives (for a position, the `BOARD` line). The search gets
-//! `min(0.9·timeout_turn − margin, time_left / 20)` (at least 5 ms), and the driver stops it at a
-//! hard deadline shortly after; `timeout_turn 0` means as fast as possible (20 ms). Memory: the
+//! `min(0.8·timeout_turn − margin, time_left / 20)` (at least 5 ms; the margin is a tenth of the
+//! turn, at most 50 ms), and the driver stops it at that deadline if it still runs (the rest of
+//! the turn covers the engine's reaction to the stop and a loaded machine); `timeout_turn 0` means as fast as possible (20 ms). Memory: the
 //! hash table gets `max_memory − 24 MiB`, at most the `--hash` size.
 
 use std::time::{Duration, Instant};
@@ -163,7 +164,7 @@ impl Piskvork {
             FAST_MS
         } else {
             let margin = (self.timeout_turn / 10).min(50);
-            (self.timeout_turn * 9 / 10).saturating_sub(margin)
+            (self.timeout_turn * 8 / 10).saturating_sub(margin)
         };
         if let Some(left) = self.match_time_left() {
             ms = ms.min(left / MATCH_SHARE);
@@ -307,7 +308,7 @@ impl Piskvork {
             position: AnyGame::Gomoku(game),
             depth: None,
             time: Some(budget.saturating_sub(spent).max(Duration::from_millis(1))),
-            deadline: Some(at + budget + Duration::from_millis(10)),
+            deadline: Some(at + budget),
         })]
     }
 
@@ -347,10 +348,10 @@ impl Piskvork {
                     }
                     total.saturating_sub(RESERVE_MIB).clamp(1, self.tt_cap_mib)
                 };
-                if mib != self.tt_mib {
-                    self.tt_mib = mib;
-                    return vec![Effect::SetTtMib(mib)];
-                }
+                // Always passed on: the first one also starts the engine with its table, inside
+                // the untimed INFO block rather than during the first move.
+                self.tt_mib = mib;
+                return vec![Effect::SetTtMib(mib)];
             }
             "rule" => return self.set_rule(v),
             "thread_num" if v >= 1 => return vec![Effect::SetThreads(v as usize)],
@@ -646,11 +647,11 @@ mod tests {
     fn time_budget_honours_turn_and_match() {
         let mut s = Piskvork::new(Keys::default_keys(), 64);
         s.line("INFO timeout_turn 1000", Instant::now());
-        assert_eq!(s.budget(), Duration::from_millis(850));
+        assert_eq!(s.budget(), Duration::from_millis(750));
         s.line("INFO time_left 4000", Instant::now());
         assert_eq!(s.budget(), Duration::from_millis(200));
         s.line("INFO time_left 2147483647", Instant::now());
-        assert_eq!(s.budget(), Duration::from_millis(850));
+        assert_eq!(s.budget(), Duration::from_millis(750));
         s.line("INFO timeout_turn 0", Instant::now());
         assert_eq!(s.budget(), Duration::from_millis(FAST_MS));
     }
@@ -663,7 +664,7 @@ mod tests {
         let e = s.line("INFO max_memory 367001600", Instant::now());
         assert!(matches!(e.as_slice(), [Effect::SetTtMib(64)]), "{e:?}");
         let e = s.line("INFO max_memory 0", Instant::now());
-        assert!(e.is_empty(), "{e:?}");
+        assert!(matches!(e.as_slice(), [Effect::SetTtMib(64)]), "{e:?}");
     }
 
     #[test]
@@ -673,6 +674,30 @@ mod tests {
         let g = position(15, Rule::Freestyle, keys, &[0], &[1, 2]).unwrap();
         assert_eq!(g.side_to_move(), Side::White);
         assert_eq!(g.stones(), 3);
+    }
+
+    #[test]
+    fn marked_fields_are_never_played() {
+        let mut s = Piskvork::new(Keys::default_keys(), 8);
+        let now = Instant::now();
+        s.line("START 5", now);
+        for l in ["BOARD", "2,2,3", "0,0,1", "4,4,2", "1,1,3"] {
+            assert!(s.line(l, now).is_empty(), "{l}");
+        }
+        let e = s.line("DONE", now);
+        let Some(Effect::Search(req)) = e.first() else {
+            panic!("a search: {e:?}")
+        };
+        // The engine proposes the marked centre: the answer is another free field.
+        let info = SearchInfo {
+            best: Some(Move::at(12)),
+            ..SearchInfo::default()
+        };
+        let out = sent(&s.done(req.id, &info));
+        let reply = out.last().unwrap();
+        assert_ne!(reply, "2,2");
+        assert_ne!(reply, "1,1");
+        assert!(parse_piskvork(5, reply).is_ok(), "{reply}");
     }
 
     #[test]
