@@ -145,7 +145,7 @@ pub struct EngineThinker {
     engine: Option<Engine>,
     tt_mib: usize,
     policy: Policy,
-    threads_noted: bool,
+    threads: usize,
 }
 
 impl EngineThinker {
@@ -162,15 +162,20 @@ impl EngineThinker {
             engine: None,
             tt_mib: tt_mib.max(1),
             policy,
-            threads_noted: false,
+            threads: 1,
         }
     }
 
     /// The engine, started if it was not yet.
     pub fn engine(&mut self) -> &Engine {
-        let (mib, policy) = (self.tt_mib, self.policy);
-        self.engine
-            .get_or_insert_with(|| Engine::spawn(mib, policy, 64))
+        let (mib, policy, threads) = (self.tt_mib, self.policy, self.threads);
+        self.engine.get_or_insert_with(|| {
+            let e = Engine::spawn(mib, policy, 64);
+            if threads > 1 {
+                e.set_threads(threads);
+            }
+            e
+        })
     }
 
     /// Whether the engine thread runs yet.
@@ -225,10 +230,9 @@ impl Thinker for EngineThinker {
     }
 
     fn set_threads(&mut self, threads: usize) {
-        // The search runs on one thread; a request for more is acknowledged once on stderr.
-        if threads > 1 && !self.threads_noted {
-            self.threads_noted = true;
-            eprintln!("xorboard: {threads} threads requested; the search uses one");
+        self.threads = threads.clamp(1, crate::search::MAX_THREADS);
+        if let Some(e) = &self.engine {
+            e.set_threads(self.threads);
         }
     }
 }

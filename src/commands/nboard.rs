@@ -21,8 +21,8 @@ pub struct NboardArgs {
     /// Transposition table replacement policy.
     #[arg(long, value_enum, default_value_t = Policy::TwoTier)]
     pub policy: Policy,
-    /// Search threads (accepted for GUI compatibility; the search itself uses one).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Search threads (Lazy SMP: helper threads share the transposition table).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
 }
 
