@@ -175,6 +175,26 @@ pub trait Board: Clone + Send {
         None
     }
 
+    /// Turn on symmetry keys: keep the eight symmetric hashes incrementally and use the smallest
+    /// as the table key ([`Board::tt_key`]), mapping stored moves through the transform.
+    fn enable_symmetry(&mut self);
+
+    /// The key under which this position is stored in the table: the hash, or with symmetry
+    /// keys on, the smallest of the eight symmetric hashes.
+    fn tt_key(&self) -> u64 {
+        self.hash()
+    }
+
+    /// A move into the orientation the table key stands for (identity without symmetry keys).
+    fn move_to_tt(&self, mv: Move) -> Move {
+        mv
+    }
+
+    /// A move read from the table back into this position's orientation.
+    fn move_from_tt(&self, mv: Move) -> Move {
+        mv
+    }
+
     /// The deepest iteration worth running (e.g. Othello: the end of the game).
     fn max_depth(&self) -> u32 {
         MAX_PLY as u32 / 2
@@ -282,6 +302,8 @@ pub struct Searcher<G: Searchable> {
     seldepth: usize,
     root_depth: i32,
     threads: usize,
+    /// Symmetry keys: the table key is the smallest of the eight symmetric hashes.
+    symmetry: bool,
     /// 0 for the main thread, i for the i-th Lazy SMP helper.
     helper: usize,
     _game: std::marker::PhantomData<fn() -> G>,
@@ -310,6 +332,7 @@ impl<G: Searchable> Searcher<G> {
             seldepth: 0,
             root_depth: 0,
             threads: 1,
+            symmetry: false,
             helper: 0,
             _game: std::marker::PhantomData,
         }
@@ -318,6 +341,12 @@ impl<G: Searchable> Searcher<G> {
     /// Count TT statistics (default) or compile the counting out of the hot path.
     pub fn set_counting(&mut self, on: bool) {
         self.count_stats = on;
+    }
+
+    /// Key the table by the smallest of the eight symmetric hashes (rotations and mirrors of
+    /// one position share an entry; stored moves are mapped through the transform).
+    pub fn set_symmetry(&mut self, on: bool) {
+        self.symmetry = on;
     }
 
     /// Search with this many threads (Lazy SMP: helpers share the table; needs a `Table` store).
@@ -393,6 +422,7 @@ impl<G: Searchable> Searcher<G> {
         // Lazy SMP: helpers search the same root on the shared table until the main thread ends.
         let helpers_stop = AtomicBool::new(false);
         let count = self.count_stats;
+        let symmetry = self.symmetry;
         let mut result = std::thread::scope(|scope| {
             for i in 1..self.threads {
                 let (table, helpers_stop, helper_nodes) =
@@ -406,6 +436,7 @@ impl<G: Searchable> Searcher<G> {
                     let mut h: Searcher<G> = Searcher::new(table);
                     h.helper = i;
                     h.count_stats = count;
+                    h.symmetry = symmetry;
                     h.search_inner(
                         game,
                         &helper_limits,
@@ -451,6 +482,9 @@ impl<G: Searchable> Searcher<G> {
             *h /= 4;
         }
         let mut g = game.board();
+        if self.symmetry {
+            g.enable_symmetry();
+        }
         let g = &mut g;
         let max_depth = limits
             .depth
@@ -482,9 +516,11 @@ impl<G: Searchable> Searcher<G> {
         }
         root.sort_by_key(|s| std::cmp::Reverse(s.score));
         // The TT move of an earlier search goes first.
-        if let Some(e) = self.tt.probe::<false>(g.hash(), &mut self.counters)
-            && e.key == g.hash()
-            && let Some(i) = root.iter().position(|s| s.mv == e.mv)
+        if let Some(e) = self.tt.probe::<false>(g.tt_key(), &mut self.counters)
+            && e.key == g.tt_key()
+            && let Some(i) = root
+                .iter()
+                .position(|s| s.mv == g.move_from_tt(e.mv) && !e.mv.is_none())
         {
             root[..=i].rotate_right(1);
         }
@@ -576,15 +612,16 @@ impl<G: Searchable> Searcher<G> {
         }
         if played.len() == pv.len() {
             while pv.len() < 32 {
-                let Some(e) = self.tt.probe::<false>(g.hash(), &mut self.counters) else {
+                let Some(e) = self.tt.probe::<false>(g.tt_key(), &mut self.counters) else {
                     break;
                 };
-                if e.key != g.hash() || e.mv.is_none() || !g.is_legal(e.mv) {
+                let mv = g.move_from_tt(e.mv);
+                if e.key != g.tt_key() || e.mv.is_none() || !g.is_legal(mv) {
                     break;
                 }
-                g.play(e.mv);
-                played.push(e.mv);
-                pv.push(e.mv);
+                g.play(mv);
+                played.push(mv);
+                pv.push(mv);
             }
         }
         pv.truncate(played.len());
@@ -683,9 +720,9 @@ impl<G: Searchable> Searcher<G> {
             Bound::Exact
         };
         let e = Entry {
-            key: g.hash(),
+            key: g.tt_key(),
             score: to_tt(best, 0),
-            mv: root[0].mv,
+            mv: g.move_to_tt(root[0].mv),
             depth: depth.clamp(0, 255) as u8,
             bound,
             age: 0,
@@ -762,10 +799,14 @@ impl<G: Searchable> Searcher<G> {
             // Leaves are never stored, so probing them would only cost a cache miss.
             return g.evaluate(ply);
         }
-        let key = g.hash();
+        let key = g.tt_key();
         let mut tt_move = Move::NONE;
         if let Some(e) = self.probe(key) {
-            tt_move = e.mv;
+            tt_move = if e.mv.is_none() {
+                Move::NONE
+            } else {
+                g.move_from_tt(e.mv)
+            };
             if e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, ply);
                 let cut = match e.bound {
@@ -910,9 +951,13 @@ impl<G: Searchable> Searcher<G> {
             Bound::Exact
         };
         self.store(Entry {
-            key: g.hash(),
+            key: g.tt_key(),
             score: to_tt(best, ply),
-            mv: best_move,
+            mv: if best_move.is_none() {
+                best_move
+            } else {
+                g.move_to_tt(best_move)
+            },
             depth: depth.clamp(0, 249) as u8,
             bound,
             age: 0,

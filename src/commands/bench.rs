@@ -23,8 +23,12 @@ use crate::game::othello::Othello;
 use crate::search::{Limits, MAX_THREADS, Searchable, Searcher, TtStore};
 use crate::tt::{Entry, MAX_CHECK_BITS, MIN_CHECK_BITS, Policy, SLOT_BYTES, Table, TtStats};
 
-/// The Othello positions: named openings (move sequences from the start position).
-pub const OTHELLO_POSITIONS: [&str; 8] = [
+/// The Othello positions: the start and the Perpendicular opening (symmetric positions, whose
+/// trees hold rotated and mirrored transpositions for `--symmetry`), then named openings (move
+/// sequences from the start position).
+pub const OTHELLO_POSITIONS: [&str; 10] = [
+    "",
+    "f5d6",
     "f5d6c3d3c4f4c5b4b5c6f3e6e3",               // Ishii
     "f5d6c3d3c4f4f6f3e6e7d7g6f8f7g5",           // Low-FAT
     "f5d6c4g5c6c5d7d3b4c3e3f3",                 // No-Cat (continuation)
@@ -35,8 +39,10 @@ pub const OTHELLO_POSITIONS: [&str; 8] = [
     "f5d6c3d3c4f4c5b3c2b4e3e6c6f6a5a4b5a6d7c7", // 20-move opening
 ];
 
-/// The Gomoku positions (15×15 freestyle): Gomocup openings, some played on a few moves.
-pub const GOMOKU_POSITIONS: [&str; 6] = [
+/// The Gomoku positions (15×15 freestyle): one stone in the centre (symmetric, for
+/// `--symmetry`), then Gomocup openings, some played on a few moves.
+pub const GOMOKU_POSITIONS: [&str; 7] = [
+    "h8",
     "h8,h9,j10,i9,h11",
     "h8,h9,h10,i10,i12",
     "h8,h9,i10,i9,f7",
@@ -71,6 +77,10 @@ pub struct BenchArgs {
     /// Search threads (Lazy SMP on the shared table; node counts then vary run to run).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Symmetry keys: the table key is the smallest of the eight rotated/mirrored hashes, so
+    /// symmetric positions share an entry.
+    #[arg(long)]
+    pub symmetry: bool,
     /// Compile the statistics counters out of the search (to measure what counting costs).
     #[arg(long)]
     pub no_stats: bool,
@@ -175,6 +185,7 @@ fn run_row<G: Searchable>(
     check_bits: u32,
     count: bool,
     threads: usize,
+    symmetry: bool,
 ) -> Row {
     let stop = AtomicBool::new(false);
     let table = match kind {
@@ -198,6 +209,7 @@ fn run_row<G: Searchable>(
         let mut s: Searcher<G> = Searcher::with_store(store);
         s.set_counting(count);
         s.set_threads(threads);
+        s.set_symmetry(symmetry);
         let start = Instant::now();
         let r = s.search(g, &Limits::depth(depth), &stop, &mut |_| {});
         seconds += start.elapsed().as_secs_f64();
@@ -266,6 +278,9 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
             if args.threads == 1 { "" } else { "s" },
             if count { "" } else { " · statistics off" }
         );
+        if args.symmetry {
+            println!("symmetry keys: the smallest of 8 symmetric hashes is the table key");
+        }
         println!(
             "{:<9} {:>8} {:>8} {:>12} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>9} {:>5}",
             "strategy",
@@ -297,7 +312,15 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
     let mut total = 0u64;
     let mut none_nodes = 0u64;
     for kind in kinds {
-        let row = run_row(positions, kind, depth, args.check_bits, count, args.threads);
+        let row = run_row(
+            positions,
+            kind,
+            depth,
+            args.check_bits,
+            count,
+            args.threads,
+            args.symmetry,
+        );
         total += row.nodes;
         if matches!(kind, Kind::None) {
             none_nodes = row.nodes;
@@ -308,6 +331,7 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
                 "depth": depth,
                 "check_bits": args.check_bits,
                 "threads": args.threads,
+                "symmetry": args.symmetry,
                 "strategy": row.strategy,
                 "tt_entries": row.tt_entries,
                 "tt_mib": row.tt_mib,
@@ -390,6 +414,7 @@ fn by_depth<G: Searchable>(
             args.check_bits,
             count,
             args.threads,
+            args.symmetry,
         );
         let tt = run_row(
             positions,
@@ -398,6 +423,7 @@ fn by_depth<G: Searchable>(
             args.check_bits,
             count,
             args.threads,
+            args.symmetry,
         );
         total += none.nodes + tt.nodes;
         if args.json {

@@ -58,6 +58,9 @@ pub struct SelfplayArgs {
     /// Engine B: check bits (default: A's).
     #[arg(long)]
     pub b_check_bits: Option<u32>,
+    /// Symmetry keys for both engines (rotations and mirrors share a table entry).
+    #[arg(long)]
+    pub symmetry: bool,
     /// Seed for choosing openings.
     #[arg(long, default_value_t = 1)]
     pub opening_seed: u64,
@@ -226,6 +229,9 @@ fn play_all<G: Searchable>(
         Searcher::new(tables[0].clone()),
         Searcher::new(tables[1].clone()),
     ];
+    for s in &mut searchers {
+        s.set_symmetry(args.symmetry);
+    }
     let stop = AtomicBool::new(false);
     let mut totals = Totals::default();
     let began = Instant::now();

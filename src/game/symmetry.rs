@@ -345,3 +345,108 @@ mod tests {
         }
     }
 }
+
+/// The eight symmetric hashes kept beside a search board's own hash, with an undo stack; the
+/// search boards call [`SymmetryTracker::place`], [`SymmetryTracker::flip`] and
+/// [`SymmetryTracker::toggle_side`] from their make/unmake when symmetry keys are on.
+#[derive(Clone, Debug)]
+pub struct SymmetryTracker {
+    transforms: std::sync::Arc<Transforms>,
+    keys: &'static Keys,
+    current: [u64; 8],
+    stack: Vec<[u64; 8]>,
+}
+
+impl SymmetryTracker {
+    /// From a board given cell by cell (`cell(i)` for `i < size * size`).
+    pub fn from_cells(
+        size: usize,
+        keys: &'static Keys,
+        white_to_move: bool,
+        cell: impl Fn(usize) -> Cell,
+    ) -> SymmetryTracker {
+        let transforms = std::sync::Arc::new(Transforms::new(size));
+        let mut current = [0u64; 8];
+        for c in 0..size * size {
+            let state = cell(c);
+            if state != Cell::Empty {
+                for (t, h) in current.iter_mut().enumerate() {
+                    *h ^= keys.stone(transforms.map[t][c] as usize, state);
+                }
+            }
+        }
+        if white_to_move {
+            for h in &mut current {
+                *h ^= keys.side;
+            }
+        }
+        SymmetryTracker {
+            transforms,
+            keys,
+            current,
+            stack: Vec::with_capacity(128),
+        }
+    }
+
+    /// Save the hashes before a move.
+    #[inline]
+    pub fn push(&mut self) {
+        self.stack.push(self.current);
+    }
+
+    /// Restore the hashes of before the last move.
+    #[inline]
+    pub fn pop(&mut self) {
+        if let Some(h) = self.stack.pop() {
+            self.current = h;
+        }
+    }
+
+    /// A stone of side `side_index` (0 black, 1 white) appears on `cell`.
+    #[inline]
+    pub fn place(&mut self, cell: usize, side_index: usize) {
+        for t in 0..8 {
+            self.current[t] ^= self.keys.stones[self.transforms.map[t][cell] as usize][side_index];
+        }
+    }
+
+    /// The stone on `cell` changes colour (an Othello flip).
+    #[inline]
+    pub fn flip(&mut self, cell: usize) {
+        for t in 0..8 {
+            self.current[t] ^= self.keys.flip[self.transforms.map[t][cell] as usize];
+        }
+    }
+
+    #[inline]
+    pub fn toggle_side(&mut self) {
+        for h in &mut self.current {
+            *h ^= self.keys.side;
+        }
+    }
+
+    fn canonical(&self) -> (u64, usize) {
+        SymmetricHashes(self.current).canonical()
+    }
+
+    /// The smallest of the eight hashes: the table key.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.canonical().0
+    }
+
+    /// A move into the canonical orientation (before storing it).
+    pub fn move_to_tt(&self, mv: Move) -> Move {
+        self.transforms.apply(self.canonical().1, mv)
+    }
+
+    /// A stored move back into this orientation.
+    pub fn move_from_tt(&self, mv: Move) -> Move {
+        self.transforms.unapply(self.canonical().1, mv)
+    }
+
+    /// The eight hashes.
+    pub fn hashes(&self) -> [u64; 8] {
+        self.current
+    }
+}

@@ -17,9 +17,9 @@
 use std::sync::OnceLock;
 
 use super::{Board, Gen, Scored, WIN};
-#[cfg(test)]
 use crate::game::Cell;
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
+use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Game, Move, Outcome};
 use crate::zobrist::Keys;
 
@@ -125,6 +125,8 @@ pub struct GomokuBoard {
     stones: usize,
     side: usize,
     hash: u64,
+    /// The eight symmetric hashes, when symmetry keys are on.
+    sym: Option<Box<SymmetryTracker>>,
 }
 
 impl std::fmt::Debug for GomokuBoard {
@@ -156,6 +158,7 @@ impl GomokuBoard {
             stones: 0,
             side: game.side_to_move().index(),
             hash: game.hash(),
+            sym: None,
         };
         for (c, cell) in game.cells().iter().enumerate() {
             if let Some(s) = cell.side() {
@@ -292,6 +295,36 @@ impl super::Searchable for Gomoku {
 impl Board for GomokuBoard {
     const ASPIRATION: Option<i32> = None;
 
+    fn enable_symmetry(&mut self) {
+        let cells = &self.cells;
+        self.sym = Some(Box::new(SymmetryTracker::from_cells(
+            self.geo.size,
+            self.keys,
+            self.side == 1,
+            |c| match cells[c] {
+                1 => Cell::Black,
+                2 => Cell::White,
+                _ => Cell::Empty,
+            },
+        )));
+    }
+
+    #[inline]
+    fn tt_key(&self) -> u64 {
+        match &self.sym {
+            Some(s) => s.key(),
+            None => self.hash,
+        }
+    }
+
+    fn move_to_tt(&self, mv: Move) -> Move {
+        self.sym.as_ref().map_or(mv, |s| s.move_to_tt(mv))
+    }
+
+    fn move_from_tt(&self, mv: Move) -> Move {
+        self.sym.as_ref().map_or(mv, |s| s.move_from_tt(mv))
+    }
+
     #[inline]
     fn hash(&self) -> u64 {
         self.hash
@@ -310,6 +343,11 @@ impl Board for GomokuBoard {
         });
         self.place(c, self.side);
         self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        if let Some(sym) = &mut self.sym {
+            sym.push();
+            sym.place(c, self.side);
+            sym.toggle_side();
+        }
         self.side ^= 1;
         self.stones += 1;
     }
@@ -321,6 +359,9 @@ impl Board for GomokuBoard {
         self.stones -= 1;
         self.remove(c, self.side);
         self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        if let Some(sym) = &mut self.sym {
+            sym.pop();
+        }
         self.fours[0].truncate(u.fours[0] as usize);
         self.fours[1].truncate(u.fours[1] as usize);
         self.winner = u.winner;

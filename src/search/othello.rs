@@ -7,7 +7,8 @@
 
 use super::{Board, Gen, Scored};
 use crate::game::othello::{Othello, moves};
-use crate::game::{Game, Move};
+use crate::game::symmetry::SymmetryTracker;
+use crate::game::{Cell, Game, Move};
 use crate::zobrist::Keys;
 
 /// Internal score units per disc.
@@ -215,6 +216,8 @@ pub struct OthelloBoard {
     hash: u64,
     keys: &'static Keys,
     stack: Vec<(u64, u64, u64)>,
+    /// The eight symmetric hashes, when symmetry keys are on.
+    sym: Option<Box<SymmetryTracker>>,
 }
 
 impl OthelloBoard {
@@ -227,6 +230,7 @@ impl OthelloBoard {
             hash: game.hash(),
             keys: game.keys(),
             stack: Vec::with_capacity(128),
+            sym: None,
         }
     }
 
@@ -251,6 +255,44 @@ impl super::Searchable for Othello {
 impl Board for OthelloBoard {
     const ASPIRATION: Option<i32> = Some(60);
 
+    fn enable_symmetry(&mut self) {
+        let (black, white) = if self.side == 0 {
+            (self.p, self.o)
+        } else {
+            (self.o, self.p)
+        };
+        self.sym = Some(Box::new(SymmetryTracker::from_cells(
+            8,
+            self.keys,
+            self.side == 1,
+            |c| {
+                if black & (1 << c) != 0 {
+                    Cell::Black
+                } else if white & (1 << c) != 0 {
+                    Cell::White
+                } else {
+                    Cell::Empty
+                }
+            },
+        )));
+    }
+
+    #[inline]
+    fn tt_key(&self) -> u64 {
+        match &self.sym {
+            Some(s) => s.key(),
+            None => self.hash,
+        }
+    }
+
+    fn move_to_tt(&self, mv: Move) -> Move {
+        self.sym.as_ref().map_or(mv, |s| s.move_to_tt(mv))
+    }
+
+    fn move_from_tt(&self, mv: Move) -> Move {
+        self.sym.as_ref().map_or(mv, |s| s.move_from_tt(mv))
+    }
+
     #[inline]
     fn hash(&self) -> u64 {
         self.hash
@@ -273,10 +315,24 @@ impl Board for OthelloBoard {
                 h ^= self.keys.flip[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
+            if let Some(sym) = &mut self.sym {
+                sym.push();
+                sym.place(sq, self.side);
+                let mut bits = f;
+                while bits != 0 {
+                    sym.flip(bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+                sym.toggle_side();
+            }
             let np = self.p | f | (1 << sq);
             self.p = self.o ^ f;
             self.o = np;
         } else {
+            if let Some(sym) = &mut self.sym {
+                sym.push();
+                sym.toggle_side();
+            }
             std::mem::swap(&mut self.p, &mut self.o);
         }
         self.side ^= 1;
@@ -286,6 +342,9 @@ impl Board for OthelloBoard {
     #[inline]
     fn undo(&mut self, _mv: Move) {
         if let Some((p, o, h)) = self.stack.pop() {
+            if let Some(sym) = &mut self.sym {
+                sym.pop();
+            }
             self.p = p;
             self.o = o;
             self.hash = h;
