@@ -133,7 +133,7 @@ pub trait Searchable: Game {
 /// A game position as the search sees it: make/unmake, move generation with ordering scores,
 /// static evaluation. Its `hash` must equal the `Game`'s hash of the same position, since the
 /// TT is shared with everything else that looks positions up.
-pub trait Board: Clone + Send {
+pub trait Board: Send {
     /// Aspiration half-window for iterative deepening (`None`: full window every iteration).
     const ASPIRATION: Option<i32>;
 
@@ -157,6 +157,7 @@ pub trait Board: Clone + Send {
     /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
     /// empties, a Gomoku threat search): a fail-soft score for the window `(alpha, beta)`.
     /// `depth` is the remaining depth of the search. Default: never.
+    #[allow(clippy::too_many_arguments)]
     fn exact_hook(
         &mut self,
         _ply: usize,
@@ -164,6 +165,7 @@ pub trait Board: Clone + Send {
         _alpha: i32,
         _beta: i32,
         _nodes: &mut u64,
+        _stop: &AtomicBool,
     ) -> Option<i32> {
         None
     }
@@ -304,6 +306,7 @@ pub struct Searcher<G: Searchable> {
     threads: usize,
     /// Symmetry keys: the table key is the smallest of the eight symmetric hashes.
     symmetry: bool,
+    exact_hook: bool,
     /// 0 for the main thread, i for the i-th Lazy SMP helper.
     helper: usize,
     _game: std::marker::PhantomData<fn() -> G>,
@@ -333,6 +336,7 @@ impl<G: Searchable> Searcher<G> {
             root_depth: 0,
             threads: 1,
             symmetry: false,
+            exact_hook: true,
             helper: 0,
             _game: std::marker::PhantomData,
         }
@@ -347,6 +351,12 @@ impl<G: Searchable> Searcher<G> {
     /// one position share an entry; stored moves are mapped through the transform).
     pub fn set_symmetry(&mut self, on: bool) {
         self.symmetry = on;
+    }
+
+    /// Let the game answer nodes exactly through [`Board::exact_hook`] (default on; off to
+    /// test the search alone).
+    pub fn set_exact_hook(&mut self, on: bool) {
+        self.exact_hook = on;
     }
 
     /// Search with this many threads (Lazy SMP: helpers share the table; needs a `Table` store).
@@ -423,6 +433,7 @@ impl<G: Searchable> Searcher<G> {
         let helpers_stop = AtomicBool::new(false);
         let count = self.count_stats;
         let symmetry = self.symmetry;
+        let exact_hook = self.exact_hook;
         let mut result = std::thread::scope(|scope| {
             for i in 1..self.threads {
                 let (table, helpers_stop, helper_nodes) =
@@ -437,6 +448,7 @@ impl<G: Searchable> Searcher<G> {
                     h.helper = i;
                     h.count_stats = count;
                     h.symmetry = symmetry;
+                    h.exact_hook = exact_hook;
                     h.search_inner(
                         game,
                         &helper_limits,
@@ -826,7 +838,9 @@ impl<G: Searchable> Searcher<G> {
                 }
             }
         }
-        if let Some(s) = g.exact_hook(ply, depth, alpha, beta, &mut self.nodes) {
+        if self.exact_hook
+            && let Some(s) = g.exact_hook(ply, depth, alpha, beta, &mut self.nodes, run.stop)
+        {
             let bound = if s <= alpha {
                 Bound::Upper
             } else if s >= beta {

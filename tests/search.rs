@@ -63,6 +63,10 @@ fn same_exact_score_with_and_without_tt() {
             Searcher::new(Arc::new(Table::new(4, Policy::TwoTier, 64)));
         let mut without: Searcher<Othello> = Searcher::with_store(TtStore::None);
         let mut map: Searcher<Othello> = Searcher::with_store(TtStore::Map(Default::default()));
+        // The search alone, without the endgame solver answering for it.
+        for s in [&mut with, &mut without, &mut map] {
+            s.set_exact_hook(false);
+        }
         let a = run(&mut with, &g, Limits::default());
         let b = run(&mut without, &g, Limits::default());
         let c = run(&mut map, &g, Limits::default());
@@ -202,6 +206,7 @@ fn lazy_smp_keeps_exact_scores_and_counts_helper_nodes() {
         let t = Arc::new(Table::new(8, Policy::Aging, 64));
         let mut s: Searcher<Othello> = Searcher::new(t.clone());
         s.set_threads(2);
+        s.set_exact_hook(false);
         let r = run(&mut s, &g, Limits::default());
         assert!(r.exact);
         assert_eq!(r.score, score);

@@ -9,7 +9,9 @@ use super::{Board, Gen, Scored};
 use crate::game::othello::{Othello, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
+use crate::search::endgame::{SolveLimits, Solver};
 use crate::zobrist::Keys;
+use std::sync::atomic::AtomicBool;
 
 /// Internal score units per disc.
 pub const DISC: i32 = 100;
@@ -205,8 +207,13 @@ pub fn fast_flips(sq: usize, p: u64, o: u64) -> u64 {
     f
 }
 
-/// The search's Othello board: two bitboards, the hash, and an undo stack.
-#[derive(Clone, Debug)]
+/// Nodes with at most this many empties, searched to the end anyway, go to the exact solver.
+pub const SOLVER_EMPTIES: u32 = 16;
+/// The solver's table (MiB), made on first use.
+const SOLVER_MIB: usize = 4;
+
+/// The search's Othello board: two bitboards, the hash, an undo stack, and the exact endgame
+/// solver that answers nodes near the end.
 pub struct OthelloBoard {
     /// Discs of the side to move, and of the opponent.
     p: u64,
@@ -218,6 +225,18 @@ pub struct OthelloBoard {
     stack: Vec<(u64, u64, u64)>,
     /// The eight symmetric hashes, when symmetry keys are on.
     sym: Option<Box<SymmetryTracker>>,
+    solver: Option<Box<Solver>>,
+}
+
+impl std::fmt::Debug for OthelloBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OthelloBoard")
+            .field("p", &self.p)
+            .field("o", &self.o)
+            .field("side", &self.side)
+            .field("hash", &self.hash)
+            .finish()
+    }
 }
 
 impl OthelloBoard {
@@ -231,6 +250,7 @@ impl OthelloBoard {
             keys: game.keys(),
             stack: Vec::with_capacity(128),
             sym: None,
+            solver: None,
         }
     }
 
@@ -397,6 +417,41 @@ impl Board for OthelloBoard {
     #[inline]
     fn evaluate(&mut self, _ply: usize) -> i32 {
         evaluate(self.p, self.o)
+    }
+
+    /// Nodes the search would follow to the end anyway are solved exactly by the endgame solver
+    /// (`crate::search::endgame`), with the window in discs.
+    fn exact_hook(
+        &mut self,
+        _ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+        stop: &AtomicBool,
+    ) -> Option<i32> {
+        let empties = self.empties();
+        if empties > SOLVER_EMPTIES || depth < empties as i32 {
+            return None;
+        }
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Box::new(Solver::new(SOLVER_MIB)));
+        // Disc window containing (alpha, beta) in centi-discs.
+        let a = alpha.div_euclid(DISC);
+        let b = (beta + DISC - 1).div_euclid(DISC);
+        let r = solver
+            .solve_window(
+                self.p,
+                self.o,
+                a,
+                b.max(a + 1),
+                stop,
+                &SolveLimits::default(),
+            )
+            .ok()?;
+        *nodes += r.nodes;
+        Some(r.score * DISC)
     }
 
     fn exact_depth(&self) -> Option<u32> {
