@@ -42,6 +42,10 @@ struct Geometry {
     /// Windows through each cell: `through[start[c]..start[c + 1]]`.
     start: Vec<u32>,
     through: Vec<u32>,
+    /// Cells within two (Chebyshev) of each cell, itself included:
+    /// `around[around_start[c]..around_start[c + 1]]`.
+    around_start: Vec<u32>,
+    around: Vec<u16>,
 }
 
 static GEOMETRY: [OnceLock<Geometry>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
@@ -86,12 +90,26 @@ fn geometry(size: usize) -> &'static Geometry {
             through.extend_from_slice(l);
         }
         start.push(through.len() as u32);
+        let mut around_start = Vec::with_capacity(size * size + 1);
+        let mut around = Vec::new();
+        for c in 0..size * size {
+            around_start.push(around.len() as u32);
+            let (x, y) = ((c % size) as i32, (c / size) as i32);
+            for yy in (y - 2).max(0)..=(y + 2).min(n - 1) {
+                for xx in (x - 2).max(0)..=(x + 2).min(n - 1) {
+                    around.push((yy * n + xx) as u16);
+                }
+            }
+        }
+        around_start.push(around.len() as u32);
         Geometry {
             size,
             windows,
             beyond,
             start,
             through,
+            around_start,
+            around,
         }
     })
 }
@@ -173,22 +191,37 @@ impl GomokuBoard {
         b
     }
 
+    /// Add `delta` to side `s`'s ordering value of every cell of window `w`.
     #[inline]
-    fn contribute(&mut self, w: usize, sign: i32) {
-        let [nb, nw] = self.counts[w];
-        let (s, k) = match (nb, nw) {
-            (0, 0) => return,
-            (k, 0) => (0, k as usize),
-            (0, k) => (1, k as usize),
-            _ => return,
-        };
-        self.points[s] += sign * VALUE[k];
-        let v = sign * ORDER[k];
-        if v != 0 {
+    fn add_value(&mut self, w: usize, s: usize, delta: i32) {
+        if delta != 0 {
             let value = &mut self.value[s];
             for &c in &self.geo.windows[w] {
-                value[c as usize] += v;
+                value[c as usize] += delta;
             }
+        }
+    }
+
+    /// Window `w` gains (`add`) or loses a stone of side `s`: update points and cell values.
+    #[inline]
+    fn change(&mut self, w: usize, s: usize, add: bool) {
+        let o = 1 - s;
+        let [ks, ko] = [self.counts[w][s] as usize, self.counts[w][o] as usize];
+        if add {
+            self.counts[w][s] += 1;
+        } else {
+            self.counts[w][s] -= 1;
+        }
+        if ko == 0 {
+            // Live for `s` before and after: its count moves by one.
+            let (from, to) = if add { (ks, ks + 1) } else { (ks, ks - 1) };
+            self.points[s] += VALUE[to] - VALUE[from];
+            self.add_value(w, s, ORDER[to] - ORDER[from]);
+        } else if (add && ks == 0) || (!add && ks == 1) {
+            // Live for the other side on one side of the change, dead on the other.
+            let sign = if add { -1 } else { 1 };
+            self.points[o] += sign * VALUE[ko];
+            self.add_value(w, o, sign * ORDER[ko]);
         }
     }
 
@@ -199,16 +232,13 @@ impl GomokuBoard {
     }
 
     fn mark_near(&mut self, c: usize, add: bool) {
-        let n = self.geo.size as i32;
-        let (x, y) = ((c as i32) % n, (c as i32) / n);
-        for yy in (y - 2).max(0)..=(y + 2).min(n - 1) {
-            for xx in (x - 2).max(0)..=(x + 2).min(n - 1) {
-                let v = &mut self.near[(yy * n + xx) as usize];
-                if add {
-                    *v += 1;
-                } else {
-                    *v -= 1;
-                }
+        let geo = self.geo;
+        for &a in &geo.around[geo.around_start[c] as usize..geo.around_start[c + 1] as usize] {
+            let v = &mut self.near[a as usize];
+            if add {
+                *v += 1;
+            } else {
+                *v -= 1;
             }
         }
     }
@@ -218,9 +248,7 @@ impl GomokuBoard {
         let geo = self.geo;
         for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
             let w = w as usize;
-            self.contribute(w, -1);
-            self.counts[w][s] += 1;
-            self.contribute(w, 1);
+            self.change(w, s, true);
             let cnt = self.counts[w];
             if cnt[1 - s] == 0 {
                 if cnt[s] == 4 {
@@ -239,10 +267,7 @@ impl GomokuBoard {
     fn remove(&mut self, c: usize, s: usize) {
         let geo = self.geo;
         for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
-            let w = w as usize;
-            self.contribute(w, -1);
-            self.counts[w][s] -= 1;
-            self.contribute(w, 1);
+            self.change(w as usize, s, false);
         }
         self.cells[c] = 0;
         self.mark_near(c, false);
