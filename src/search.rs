@@ -123,11 +123,27 @@ pub enum Gen {
     Moves,
 }
 
+/// A win proven before the alpha-beta search (e.g. by a Gomoku threat-space search).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forced {
+    pub best: Move,
+    /// The winner's moves and the loser's replies alternating, ending in the win.
+    pub line: Vec<Move>,
+    pub nodes: u64,
+}
+
 /// What a game supplies to the generic search: a fast board of its own to search on.
 pub trait Searchable: Game {
     type Board: Board;
     /// The search board of this position (same Zobrist hash as the game).
     fn board(&self) -> Self::Board;
+
+    /// A forced win for the side to move found by a specialised search before the main one.
+    /// `budget`: `None` for a fixed, deterministic effort (depth- or node-limited searches),
+    /// else the time it may take. Default: none.
+    fn forced_win(&self, _budget: Option<Duration>, _stop: &AtomicBool) -> Option<Forced> {
+        None
+    }
 }
 
 /// A game position as the search sees it: make/unmake, move generation with ordering scores,
@@ -525,6 +541,21 @@ impl<G: Searchable> Searcher<G> {
                 return self.finish(&mut run);
             }
             Gen::Moves => {}
+        }
+        if self.helper == 0 {
+            // Threat budget: a fifth of the time, at most 300 ms; fixed effort without a clock.
+            let budget = limits.time.map(|t| (t / 5).min(Duration::from_millis(300)));
+            if let Some(f) = game.forced_win(budget, stop) {
+                let score = WIN - f.line.len() as i32;
+                self.nodes += f.nodes;
+                run.best.depth = f.line.len().div_ceil(2) as u32;
+                run.best.best = Some(f.best);
+                run.best.pv = f.line;
+                run.best.score = <G::Board as Board>::display_score(score);
+                run.best.raw_score = score;
+                run.best.exact = true;
+                return self.finish(&mut run);
+            }
         }
         root.sort_by_key(|s| std::cmp::Reverse(s.score));
         // The TT move of an earlier search goes first.

@@ -229,3 +229,23 @@ fn lazy_smp_keeps_exact_scores_and_counts_helper_nodes() {
     assert_eq!(r2.depth, 7);
     assert!(r1.nodes > 0 && r2.nodes > 0);
 }
+
+#[test]
+fn gomoku_search_plays_the_threat_win_of_the_puzzles() {
+    use xorboard::game::Outcome;
+    use xorboard::search::threats::puzzle;
+    for file in ["vcf_black.txt", "vct_game_black_l03_1.txt"] {
+        let text = std::fs::read_to_string(format!("tests/data/tactics/{file}")).expect("puzzle");
+        let p = puzzle::parse(&text, Keys::default_keys()).expect("parse");
+        assert_eq!(p.game.side_to_move(), p.attacker, "{file}");
+        let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(4, Policy::Aging, 64)));
+        let r = run(&mut s, &p.game, Limits::time(Duration::from_secs(3)));
+        assert!(r.exact && r.raw_score >= WIN_BOUND, "{file}: {r:?}");
+        // The principal variation is a legal line that ends in the attacker's five.
+        let mut g = p.game.clone();
+        for &mv in &r.pv {
+            g.try_play(mv).expect("legal pv move");
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(p.attacker)), "{file}");
+    }
+}

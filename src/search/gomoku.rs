@@ -16,7 +16,11 @@
 
 use std::sync::OnceLock;
 
-use super::{Board, Gen, Scored, WIN};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::threats::{Status, ThreatLimits, ThreatSearcher};
+use super::{Board, Forced, Gen, Scored, WIN};
 use crate::game::Cell;
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
 use crate::game::symmetry::SymmetryTracker;
@@ -309,11 +313,41 @@ impl GomokuBoard {
     }
 }
 
+/// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
+const VCF_NODES: u64 = 20_000;
+/// With a clock: threes and fours, up to this many threes.
+const VCT_THREES: u32 = 3;
+const THREAT_DEPTH: u32 = 24;
+
 impl super::Searchable for Gomoku {
     type Board = GomokuBoard;
 
     fn board(&self) -> GomokuBoard {
         GomokuBoard::new(self)
+    }
+
+    /// A win by continuous fours (and, with a clock, by threes and fours) found by the threat
+    /// searcher of `crate::search::threats`; its wins are proofs.
+    fn forced_win(&self, budget: Option<Duration>, stop: &AtomicBool) -> Option<Forced> {
+        if self.outcome().is_some() || self.stones() < 6 {
+            return None;
+        }
+        let mut ts = ThreatSearcher::new(16);
+        let me = self.side_to_move();
+        let vcf = ThreatLimits::vcf(THREAT_DEPTH).with_nodes(VCF_NODES);
+        let mut found = ts.search(self, me, &vcf, stop);
+        if found.status != Status::Win
+            && let Some(t) = budget
+        {
+            let vct = ThreatLimits::vct(VCT_THREES, THREAT_DEPTH).with_time(t);
+            found = ts.search(self, me, &vct, stop);
+        }
+        let best = found.best()?;
+        Some(Forced {
+            best,
+            line: found.line,
+            nodes: ts.nodes(),
+        })
     }
 }
 
