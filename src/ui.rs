@@ -4,7 +4,7 @@
 //! Shape (the event-driven ratatui pattern): [`event::Event`] is everything that can happen —
 //! a key, a click, a resize, a tick, an engine report; [`app::App::update`] changes the model;
 //! [`view::draw`] only draws it, one file per panel (`board`, `hash`, `deltas`, `tt`, `search`,
-//! `status`, `help`). The engine runs on its own thread behind `crate::engine::Engine`: the loop
+//! `status`, `help`; the study screens `lesson`, `step`, `compare`). The engine runs on its own thread behind `crate::engine::Engine`: the loop
 //! here drains its reports with `try_recv` every frame and never waits on it, redraws at least
 //! 25 times a second while it thinks, and answers keys as they come.
 //!
@@ -14,14 +14,17 @@
 pub mod app;
 pub mod board;
 pub mod command;
+pub mod compare;
 pub mod deltas;
 pub mod event;
 pub mod format;
 pub mod hash;
 pub mod help;
+pub mod lesson;
 pub mod position;
 pub mod search;
 pub mod status;
+pub mod step;
 pub mod theme;
 pub mod tt;
 pub mod view;
@@ -72,7 +75,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, theme: &Theme) -> i
         if app.quit {
             return Ok(());
         }
-        let frame_due = app.thinking() && last_draw.elapsed() >= FRAME;
+        let frame_due = app.busy() && last_draw.elapsed() >= FRAME;
         if dirty || frame_due {
             app.update(Event::Tick);
             let mut drawn = Drawn::default();
@@ -81,7 +84,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, theme: &Theme) -> i
             last_draw = Instant::now();
             dirty = false;
         }
-        let timeout = if app.thinking() {
+        let timeout = if app.busy() {
             FRAME.saturating_sub(last_draw.elapsed())
         } else {
             IDLE_POLL

@@ -214,6 +214,7 @@ fn hash_panel_shows_hex_bits_and_the_flipped_bits() {
         recomputed: g.recompute_hash(),
         flipped: before.hash() ^ g.hash(),
         last: Some("● f5".into()),
+        step: None,
     };
     let backend = draw(60, 8, |area, buf| hash::render(&view, area, buf, &mono()));
     insta::assert_snapshot!(backend);
@@ -236,6 +237,7 @@ fn hash_panel_reports_a_mismatch() {
         recomputed: 2,
         flipped: 0,
         last: None,
+        step: None,
     };
     let backend = draw(70, 8, |area, buf| hash::render(&view, area, buf, &mono()));
     let text = format!("{backend}");
@@ -323,6 +325,22 @@ fn tt_panel_shows_counters_sparkline_switch_gauge_and_events() {
     assert!(text.contains("┃"), "switch mark in the sparkline");
     assert!(text.contains("two-tier → depth mid-search"));
     assert!(text.contains("deeper"));
+    // 300k probes × 4 slots / 2^16 ≈ 18.3 expected; 3 counted.
+    assert!(
+        text.contains("collision lab: false matches 3 vs expected ≈ 18 = probes×4/2^16"),
+        "{text}"
+    );
+}
+
+#[test]
+fn expected_false_matches_follow_the_check_bits() {
+    assert_eq!(tt::expected_false_matches(1 << 20, 16), 64.0);
+    assert_eq!(tt::expected_false_matches(1 << 20, 8), 16384.0);
+    assert!(tt::expected_false_matches(1 << 30, 64) < 1e-9);
+    assert_eq!(tt::expected_text(64.0), "≈ 64");
+    assert_eq!(tt::expected_text(2.5), "≈ 2.50");
+    assert_eq!(tt::expected_text(16384.0), "≈ 16.4k");
+    assert!(tt::expected_text(1e-12).starts_with("≈ 0"));
 }
 
 #[test]
@@ -451,7 +469,7 @@ fn status_line_shows_prompt_message_and_keys() {
 
 #[test]
 fn help_overlay_explains_every_panel() {
-    let backend = draw(100, 60, |area, buf| help::render(area, buf, &mono(), 0));
+    let backend = draw(100, 80, |area, buf| help::render(area, buf, &mono(), 0));
     insta::assert_snapshot!(backend);
     let text = format!("{backend}");
     for heading in [
@@ -460,7 +478,15 @@ fn help_overlay_explains_every_panel() {
         "XOR terms",
         "TT (",
         "Search",
+        "Teaching lab",
         "Keys",
+        "Files",
+        "L lesson",
+        "x step-through",
+        "c compare",
+        "b book",
+        ":save FILE",
+        "--resume",
     ] {
         assert!(text.contains(heading), "{heading}");
     }

@@ -1,5 +1,8 @@
 //! `xorboard play` (also plain `xorboard`): the terminal game. Parses the options and hands over
-//! to [`crate::ui::run`].
+//! to [`crate::ui::run`]. The game is kept in the resume file ([`crate::record::resume_path`])
+//! after every move and on quit; `--resume` starts from it, `--load FILE` from a record file.
+
+use std::path::PathBuf;
 
 use clap::Args;
 
@@ -30,6 +33,15 @@ pub struct PlayArgs {
     /// Bits of the key an entry must match to count as a hit (8–64; fewer gives false matches).
     #[arg(long, default_value_t = 64, value_parser = parse_bits)]
     pub check_bits: u32,
+    /// Let the engine play replies from the named Othello openings (toggle with b).
+    #[arg(long)]
+    pub book: bool,
+    /// Start from the game in this file (.ggf, .psq, .rif.txt, or an Othello transcript).
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub load: Option<PathBuf>,
+    /// Continue the game kept from the last session.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 fn parse_mib(s: &str) -> Result<usize, String> {
@@ -65,6 +77,10 @@ impl PlayArgs {
             tt_mib: self.tt_mib,
             policy: self.strategy,
             check_bits: self.check_bits,
+            book: self.book,
+            load: self.load.clone(),
+            resume: self.resume,
+            keep: crate::record::resume_path(),
         }
     }
 }

@@ -9,8 +9,13 @@
 //! - the engine is reached only through its handle, never waited for: a search is started with a
 //!   fresh id, and a result is played only if its id is the current one *and* the position is
 //!   still the one that was sent (anything else is dropped as stale);
-//! - a move the engine proposes is checked for legality before it is played.
+//! - a move the engine proposes is checked for legality before it is played;
+//! - while a study screen has the keys (the lesson `L`, the step-through `x`, the strategy
+//!   comparison `c`) the game waits: the engine does not start its move until the screen closes;
+//! - with [`Settings::keep`] set, the game is written there (atomically) after every change and on
+//!   quit, so `--resume` finds it after a crash or a closed terminal.
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{
@@ -19,18 +24,22 @@ use ratatui::crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::command::{self, Cmd};
+use super::compare::{self, CompareReport, CompareRun, CompareView, Plan, RunState};
 use super::event::Event;
+use super::lesson::LessonView;
 use super::position::{AnyGameExt, outcome_text, stone_glyph};
-use super::search::{Activity, SearchView};
+use super::search::{Activity, BookMove, SearchView};
+use super::step::StepView;
 use super::tt::TtView;
 use crate::book::Book;
 use crate::commands::{AnyGame, CommandError, GameSpec};
 use crate::engine::{Engine, Report};
 use crate::game::{Game, GameKind, Move, Side};
+use crate::record::{self, Format, Record};
 use crate::search::Limits;
 use crate::tt::Policy;
 use crate::with_game;
-use crate::zobrist::Delta;
+use crate::zobrist::{Delta, Keys};
 
 /// Engine time per move when neither `--time-ms` nor `--depth` is given.
 pub const DEFAULT_TIME_MS: u64 = 2000;
@@ -79,6 +88,14 @@ pub struct Settings {
     pub tt_mib: usize,
     pub policy: Policy,
     pub check_bits: u32,
+    /// The engine plays book replies while an Othello game follows a named opening.
+    pub book: bool,
+    /// Start from the game in this file (`play --load FILE`).
+    pub load: Option<PathBuf>,
+    /// Start from the kept game (`play --resume`).
+    pub resume: bool,
+    /// Where the current game is kept for `--resume` (`None`: not kept, e.g. in tests).
+    pub keep: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -91,6 +108,10 @@ impl Default for Settings {
             tt_mib: 64,
             policy: Policy::TwoTier,
             check_bits: 64,
+            book: false,
+            load: None,
+            resume: false,
+            keep: None,
         }
     }
 }
@@ -120,6 +141,12 @@ pub enum Mode {
     Command(String),
     /// The help overlay is open.
     Help,
+    /// The lesson screen (`L`) is open.
+    Lesson,
+    /// Stepping through the last move's XOR terms (`x`).
+    Step,
+    /// The strategy comparison (`c`) is open.
+    Compare,
 }
 
 /// The one-line message in the status line.
@@ -199,6 +226,15 @@ pub struct App {
     pub drawn: Drawn,
     /// First line of the help overlay shown (it scrolls on small screens).
     pub help_scroll: u16,
+    /// The lesson screen's model (kept between visits).
+    pub lesson: LessonView,
+    /// The step-through's model while it is on.
+    pub step: Option<StepView>,
+    /// The strategy comparison's model while its screen is open.
+    pub compare: Option<CompareView>,
+    compare_run: Option<CompareRun>,
+    /// Keeping the game for `--resume` failed once (said once, not after every move).
+    keep_failed: bool,
     engine: Engine,
     next_id: u64,
     pending: Option<Pending>,
@@ -209,8 +245,12 @@ pub struct App {
 impl App {
     /// A new game with these settings; starts the engine thread (and its first search if the
     /// engine moves first).
-    pub fn new(settings: Settings) -> Result<App, CommandError> {
-        let game = settings.spec.start()?;
+    ///
+    /// `settings.load` and `settings.resume` pick the starting game; a file that cannot be read
+    /// is an error here, before the screen changes (a damaged kept game only warns and starts a
+    /// new one).
+    pub fn new(mut settings: Settings) -> Result<App, CommandError> {
+        let (game, note) = starting_game(&mut settings)?;
         let engine = Engine::spawn(settings.tt_mib, settings.policy, settings.check_bits);
         let tt = TtView::new(settings.policy, settings.tt_mib, settings.check_bits);
         let mut app = App {
@@ -230,13 +270,34 @@ impl App {
             quit: false,
             drawn: Drawn::default(),
             help_scroll: 0,
+            lesson: LessonView::default(),
+            step: None,
+            compare: None,
+            compare_run: None,
+            keep_failed: false,
             engine,
             next_id: 1,
             pending: None,
             book: None,
         };
+        app.cursor_to_last();
         app.after_position_change();
+        if let Some(note) = note {
+            // Whatever the start said (a pass, a book move) gives way to the note about the file.
+            app.message = Some(note);
+        }
         Ok(app)
+    }
+
+    /// Whether something runs in the background that the screen shows live: a search or a
+    /// comparison (the terminal loop then redraws every frame).
+    pub fn busy(&self) -> bool {
+        self.thinking() || self.compare_run.is_some()
+    }
+
+    /// Whether a study screen holds the game (the engine waits).
+    pub fn holding(&self) -> bool {
+        matches!(self.mode, Mode::Lesson | Mode::Step | Mode::Compare)
     }
 
     /// Whether a search (a move or a hint) is running.
@@ -256,6 +317,10 @@ impl App {
             self.update(Event::Engine(report));
             n += 1;
         }
+        while let Some(report) = self.compare_run.as_ref().and_then(CompareRun::try_recv) {
+            self.update(Event::Compare(report));
+            n += 1;
+        }
         n
     }
 
@@ -266,6 +331,7 @@ impl App {
             Event::Mouse(mouse) => self.on_mouse(mouse),
             Event::Resize(..) | Event::Tick => {}
             Event::Engine(report) => self.on_report(report, Instant::now()),
+            Event::Compare(report) => self.on_compare(report),
         }
     }
 
@@ -317,7 +383,68 @@ impl App {
                 }
                 _ => self.mode = Mode::Normal,
             },
+            Mode::Lesson => self.lesson_key(key),
+            Mode::Step => self.step_key(key),
+            Mode::Compare => self.compare_key(key),
             Mode::Normal => self.normal_key(key),
+        }
+    }
+
+    fn lesson_key(&mut self, key: KeyEvent) {
+        match key.code {
+            KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => self.lesson.next(),
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => self.lesson.prev(),
+            KeyCode::Home => self.lesson.pos = 0,
+            KeyCode::End => self.lesson.pos = self.lesson.last(),
+            KeyCode::Esc | KeyCode::Char('L' | 'q') => self.leave_study("back to the game"),
+            _ => {}
+        }
+    }
+
+    fn step_key(&mut self, key: KeyEvent) {
+        let Some(step) = self.step.as_mut() else {
+            return self.leave_study("");
+        };
+        match key.code {
+            KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => step.next(),
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => step.prev(),
+            KeyCode::Home => step.pos = 0,
+            KeyCode::End => step.pos = step.last(),
+            KeyCode::Esc | KeyCode::Char('x' | 'q') => {
+                self.step = None;
+                self.leave_study("step-through closed");
+            }
+            _ => {}
+        }
+    }
+
+    fn compare_key(&mut self, key: KeyEvent) {
+        let running = self.compare_run.is_some();
+        match key.code {
+            KeyCode::Esc if running => {
+                self.compare_run = None;
+                if let Some(v) = self.compare.as_mut() {
+                    v.state = RunState::Cancelled;
+                    for row in &mut v.rows {
+                        row.live = None;
+                    }
+                }
+                self.info("comparison cancelled (Esc again closes it)");
+            }
+            KeyCode::Esc | KeyCode::Char('c' | 'q') => {
+                self.compare_run = None;
+                self.compare = None;
+                self.leave_study(if running {
+                    "comparison cancelled and closed"
+                } else {
+                    "comparison closed"
+                });
+            }
+            KeyCode::Char('r') if !running => {
+                let depth = self.compare.as_ref().map(|v| v.plan.depth);
+                self.open_compare(depth);
+            }
+            _ => {}
         }
     }
 
@@ -348,6 +475,10 @@ impl App {
                 self.help_scroll = 0;
                 self.mode = Mode::Help;
             }
+            KeyCode::Char('L') => self.open_lesson(),
+            KeyCode::Char('x') => self.open_step(),
+            KeyCode::Char('c') => self.open_compare(None),
+            KeyCode::Char('b') => self.set_book(!self.settings.book),
             KeyCode::Char('q') | KeyCode::Esc => self.request_quit(),
             _ => {}
         }
@@ -359,7 +490,7 @@ impl App {
         }
         match self.mode {
             Mode::Help => self.mode = Mode::Normal,
-            Mode::Command(_) => {}
+            Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare => {}
             Mode::Normal => {
                 let at = Position::new(mouse.column, mouse.row);
                 let hit = self.drawn.cells.iter().find(|(r, _)| r.contains(at));
@@ -432,6 +563,12 @@ impl App {
                 self.mode = Mode::Help;
             }
             Cmd::Quit => self.request_quit(),
+            Cmd::Save(path) => self.save(&path),
+            Cmd::Load(path) => self.load(&path),
+            Cmd::Book(on) => self.set_book(on.unwrap_or(!self.settings.book)),
+            Cmd::Compare(depth) => self.open_compare(depth),
+            Cmd::Lesson => self.open_lesson(),
+            Cmd::Step => self.open_step(),
         }
     }
 
@@ -439,7 +576,278 @@ impl App {
 
     fn request_quit(&mut self) {
         self.cancel_search();
+        self.compare_run = None;
+        self.keep();
         self.quit = true;
+    }
+
+    // ---- the study screens: lesson, step-through, comparison ------------------------------
+
+    /// A study screen takes the keys: the engine's move waits until it closes.
+    fn hold(&mut self, mode: Mode) {
+        if self.search_purpose() == Some(Purpose::Move) {
+            self.cancel_search();
+        }
+        self.mode = mode;
+    }
+
+    /// Back to the game; the engine moves if it is its turn.
+    fn leave_study(&mut self, note: &str) {
+        self.mode = Mode::Normal;
+        if !note.is_empty() {
+            self.info(note);
+        }
+        self.advance();
+    }
+
+    fn open_lesson(&mut self) {
+        self.hold(Mode::Lesson);
+        self.info("lesson 1: → or space steps, Esc returns to the game");
+    }
+
+    fn open_step(&mut self) {
+        let Some(delta) = with_game!(&self.game, g => g.last_delta()) else {
+            return self.error("no move yet to step through");
+        };
+        let mut before = self.game.clone();
+        let Some(mv) = with_game!(&mut before, g => g.undo()) else {
+            return self.error("no move yet to step through");
+        };
+        let cells = delta
+            .terms
+            .iter()
+            .map(|t| self.game.name(Move::at(t.cell)))
+            .collect();
+        self.step = Some(StepView::new(
+            self.game.history().len(),
+            before.side_to_move(),
+            before.name(mv),
+            cells,
+            delta,
+        ));
+        self.hold(Mode::Step);
+        self.info("step-through: → applies the next XOR term, Esc or x leaves");
+    }
+
+    /// Start a comparison at `depth` (or the last search's depth, capped; or the default).
+    fn open_compare(&mut self, depth: Option<u32>) {
+        if let Some(end) = outcome_text(&self.game) {
+            return self.error(format!("the game is over ({end}): nothing to search"));
+        }
+        let kind = self.game.kind();
+        let max = compare::max_depth(kind);
+        let (depth, note) = match depth {
+            Some(d) if d > max => {
+                return self.error(format!(
+                    "comparison depth {d} too deep for {kind}: 1 to {max}"
+                ));
+            }
+            Some(d) => (d, "as asked".to_string()),
+            None if self.search.depth > compare::default_cap(kind) => (
+                compare::default_cap(kind),
+                format!(
+                    "the last search reached {}; capped, :compare N for another",
+                    self.search.depth
+                ),
+            ),
+            None if self.search.depth > 0 => (self.search.depth, "the last search's depth".into()),
+            None => (
+                compare::default_depth(kind),
+                "no search yet: the default".into(),
+            ),
+        };
+        let plan = Plan::new(
+            depth,
+            self.settings.tt_mib,
+            self.settings.check_bits,
+            self.settings.policy,
+        );
+        let id = self.next_id;
+        self.next_id += 1;
+        self.compare_run = None;
+        match CompareRun::start(id, self.game.clone(), plan.clone()) {
+            Ok(run) => self.compare_run = Some(run),
+            Err(e) => return self.error(e),
+        }
+        self.compare = Some(CompareView::new(
+            id,
+            plan,
+            compare::describe(&self.game),
+            note,
+        ));
+        self.hold(Mode::Compare);
+        self.info(format!(
+            "comparing every strategy at depth {depth} in the background: Esc cancels"
+        ));
+    }
+
+    fn on_compare(&mut self, report: CompareReport) {
+        let Some(view) = self.compare.as_mut() else {
+            return;
+        };
+        if !view.absorb(&report) {
+            return;
+        }
+        if let CompareReport::Finished { cancelled, .. } = report {
+            self.compare_run = None;
+            if !cancelled {
+                let (done, depth) = (view.finished_rows(), view.plan.depth);
+                self.info(format!(
+                    "comparison done: {done} rows at depth {depth} (r runs it again, Esc closes)"
+                ));
+            }
+        }
+    }
+
+    // ---- the opening book ---------------------------------------------------------------------
+
+    fn set_book(&mut self, on: bool) {
+        self.settings.book = on;
+        if !on {
+            return self.info("opening book off: the engine searches every move");
+        }
+        if self.game.kind() != GameKind::Othello {
+            return self.info("opening book on (Othello only: Gomoku has no book here)");
+        }
+        self.info(
+            "opening book on: the engine plays a book reply while the game follows a named opening",
+        );
+        if self.search_purpose() == Some(Purpose::Move) && self.book_move().is_some() {
+            self.cancel_search();
+        }
+        self.advance();
+    }
+
+    /// The book, built for the game's keys when first needed.
+    fn book(&mut self) -> Option<&Book> {
+        let AnyGame::Othello(g) = &self.game else {
+            return None;
+        };
+        let keys = g.keys();
+        if self
+            .book
+            .as_ref()
+            .is_none_or(|(seed, _)| *seed != keys.seed)
+        {
+            self.book = Some((keys.seed, Book::othello(keys)));
+        }
+        self.book.as_ref().map(|(_, b)| b)
+    }
+
+    /// A book reply for the side to move (chosen at random among the book's), and how many
+    /// there were; `None` with the book off, outside Othello or off the book.
+    fn book_move(&mut self) -> Option<(Move, usize)> {
+        if !self.settings.book {
+            return None;
+        }
+        let AnyGame::Othello(g) = &self.game else {
+            return None;
+        };
+        let g = g.clone();
+        let replies = self.book()?.replies(&g);
+        if replies.is_empty() {
+            return None;
+        }
+        let pick = rand::random_range(0..replies.len());
+        Some((replies[pick], replies.len()))
+    }
+
+    fn play_book(&mut self, mv: Move, choices: usize) {
+        let name = self.game.name(mv);
+        let side = self.game.side_to_move();
+        match with_game!(&mut self.game, g => g.try_play(mv)) {
+            Ok(_) => {
+                self.redo.clear();
+                self.notice = None;
+                self.refresh_opening();
+                self.search.book(BookMove {
+                    side,
+                    mv: name.clone(),
+                    choices,
+                    opening: self.opening.clone(),
+                });
+                self.info(format!(
+                    "engine {} played {name} from the book (one of {choices} book replies)",
+                    stone_glyph(side)
+                ));
+                self.after_position_change();
+            }
+            Err(e) => self.error(format!(
+                "the book proposed {name}, which is not legal here ({e})"
+            )),
+        }
+    }
+
+    // ---- files: save, load, the kept game ---------------------------------------------------
+
+    fn save(&mut self, path: &str) {
+        let path = expand_home(path);
+        let rec = Record::from_game(&self.game);
+        let format = match Format::for_path(&path, rec.kind) {
+            Ok(f) => f,
+            Err(e) => return self.error(e),
+        };
+        match record::save_as(&path, &rec, format) {
+            Ok(()) => self.info(format!(
+                "saved {} moves to {} ({format})",
+                rec.moves.len(),
+                path.display()
+            )),
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn load(&mut self, path: &str) {
+        let path = expand_home(path);
+        let game = match record::load(&path)
+            .and_then(|rec| rec.to_game(Keys::for_seed(self.settings.spec.seed)))
+        {
+            Ok(g) => g,
+            Err(e) => return self.error(one_line(&e, &path)),
+        };
+        let n = game.history().len();
+        self.install(game);
+        self.info(format!(
+            "loaded {} · {n} moves from {}",
+            self.game.label(),
+            path.display()
+        ));
+    }
+
+    /// Make `game` the game being played (a loaded or resumed one).
+    fn install(&mut self, game: AnyGame) {
+        self.cancel_search();
+        self.settings.spec.game = game.kind();
+        if let AnyGame::Gomoku(g) = &game {
+            self.settings.spec.size = g.size();
+            self.settings.spec.rule = g.rule();
+        }
+        self.game = game;
+        self.redo.clear();
+        self.notice = None;
+        self.cursor = start_cursor(&self.game);
+        self.cursor_to_last();
+        self.engine.clear();
+        self.tt.reset();
+        self.search = SearchView::default();
+        self.after_position_change();
+    }
+
+    /// Write the game where it is kept for `--resume` (nothing before the first move, so a fresh
+    /// start does not wipe the kept game until a move is made).
+    fn keep(&mut self) {
+        let Some(path) = self.settings.keep.clone() else {
+            return;
+        };
+        if self.game.history().is_empty() {
+            return;
+        }
+        if let Err(e) = record::save_resume_at(&path, &Record::from_game(&self.game))
+            && !self.keep_failed
+        {
+            self.keep_failed = true;
+            self.error(format!("cannot keep the game for --resume: {e}"));
+        }
     }
 
     /// The person plays `mv`, if it is their turn and the move is legal.
@@ -681,6 +1089,7 @@ impl App {
         self.hint = None;
         self.advance();
         self.refresh_deltas();
+        self.keep();
     }
 
     /// Play forced passes, announce the end, and start the engine if it is its turn.
@@ -707,9 +1116,14 @@ impl App {
         }
         let side = self.game.side_to_move();
         if !self.paused
+            && !self.holding()
             && !self.settings.human.plays(side)
             && self.search_purpose() != Some(Purpose::Move)
         {
+            if let Some((mv, choices)) = self.book_move() {
+                self.cancel_search();
+                return self.play_book(mv, choices);
+            }
             self.cancel_search();
             self.start_search(Purpose::Move);
         }
@@ -859,23 +1273,13 @@ impl App {
     }
 
     fn refresh_opening(&mut self) {
-        let AnyGame::Othello(g) = &self.game else {
-            self.opening = None;
-            return;
+        self.book();
+        self.opening = match (&self.game, &self.book) {
+            (AnyGame::Othello(g), Some((_, book))) => {
+                book.current_opening(g).map(|(_, name)| name.to_string())
+            }
+            _ => None,
         };
-        let keys = g.keys();
-        if self
-            .book
-            .as_ref()
-            .is_none_or(|(seed, _)| *seed != keys.seed)
-        {
-            self.book = Some((keys.seed, Book::othello(keys)));
-        }
-        self.opening = self
-            .book
-            .as_ref()
-            .and_then(|(_, book)| book.current_opening(g))
-            .map(|(_, name)| name.to_string());
     }
 }
 
@@ -886,6 +1290,101 @@ fn stone_glyph_name(human: Human) -> String {
         Side::Black
     };
     format!("{} {}", stone_glyph(side), side.name())
+}
+
+/// The game to start with: a loaded file, the kept game, or a new one; and a note for the
+/// status line. Settings follow the game found (kind, Gomoku size and rule).
+fn starting_game(settings: &mut Settings) -> Result<(AnyGame, Option<Message>), CommandError> {
+    let keys = Keys::for_seed(settings.spec.seed);
+    let adopt = |settings: &mut Settings, game: &AnyGame| {
+        settings.spec.game = game.kind();
+        if let AnyGame::Gomoku(g) = game {
+            settings.spec.size = g.size();
+            settings.spec.rule = g.rule();
+        }
+    };
+    let note = |text: String, error: bool| Some(Message { text, error });
+    if let Some(path) = settings.load.clone() {
+        let game = record::load(&path)
+            .and_then(|rec| rec.to_game(keys))
+            .map_err(|e| CommandError(one_line(&e, &path)))?;
+        adopt(settings, &game);
+        let text = format!(
+            "loaded {} · {} moves from {}",
+            game.label(),
+            game.history().len(),
+            path.display()
+        );
+        return Ok((game, note(text, false)));
+    }
+    let kept = settings.keep.clone();
+    if settings.resume {
+        let Some(path) = kept else {
+            return Err(CommandError(
+                "--resume: no place for the kept game (set HOME or XDG_STATE_HOME)".into(),
+            ));
+        };
+        let found = record::load_resume_at(&path).and_then(|r| match r {
+            Some(rec) => rec.to_game(keys).map(Some),
+            None => Ok(None),
+        });
+        return match found {
+            Ok(Some(game)) => {
+                adopt(settings, &game);
+                let text = format!(
+                    "resumed {} · {} moves (kept in {})",
+                    game.label(),
+                    game.history().len(),
+                    path.display()
+                );
+                Ok((game, note(text, false)))
+            }
+            Ok(None) => Ok((
+                settings.spec.start()?,
+                note("no kept game to resume: a new game".into(), false),
+            )),
+            Err(e) => Ok((
+                settings.spec.start()?,
+                note(
+                    format!("cannot resume: {}; a new game", one_line(&e, &path)),
+                    true,
+                ),
+            )),
+        };
+    }
+    let game = settings.spec.start()?;
+    let hint = kept
+        .as_deref()
+        .and_then(|p| record::load_resume_at(p).ok().flatten())
+        .filter(|rec| !rec.moves.is_empty())
+        .map(|rec| {
+            format!(
+                "the game kept from last time ({}, {} moves): xorboard --resume continues it; \
+                 your first move here replaces it",
+                rec.kind,
+                rec.moves.len()
+            )
+        });
+    Ok((game, hint.and_then(|t| note(t, false))))
+}
+
+/// An error about a file as one line that names the file once.
+fn one_line(e: &str, path: &Path) -> String {
+    let shown = path.display().to_string();
+    let text = if e.contains(&shown) {
+        e.to_string()
+    } else {
+        format!("{shown}: {e}")
+    };
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// `~/x` → `$HOME/x`; anything else as typed.
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
+    }
 }
 
 /// Where the cursor starts: f5 in Othello (the usual first move), the centre in Gomoku.

@@ -38,12 +38,25 @@ pub enum Cmd {
     EngineNow,
     Help,
     Quit,
+    /// Save the game to a file (format from the extension).
+    Save(String),
+    /// Load a game from a file (format from the extension, else the content).
+    Load(String),
+    /// The opening book: on, off, or toggle.
+    Book(Option<bool>),
+    /// The strategy comparison, at this depth or the default.
+    Compare(Option<u32>),
+    /// The lesson screen.
+    Lesson,
+    /// The step-through of the last move.
+    Step,
 }
 
 /// The command words, for the help overlay and error messages.
 pub const COMMANDS: &str = ":f5 :h8 (a move)  :new  :undo  :redo  :strategy NAME  :tt MIB  \
 :bits N  :game othello|gomoku [SIZE]  :rule freestyle|exact5  :human black|white|both|none  \
-:time MS  :depth N|off  :hint  :pause  :engine  :help  :quit";
+:time MS  :depth N|off  :hint  :pause  :engine  :save FILE  :load FILE  :book on|off  \
+:compare [DEPTH]  :lesson  :step  :help  :quit";
 
 /// Parse a command line (without the leading `:`).
 pub fn parse(line: &str) -> Result<Cmd, String> {
@@ -53,6 +66,8 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
     };
     let args: Vec<&str> = words.collect();
     let word = head.to_ascii_lowercase();
+    // The rest of the line after the command word, spaces kept (file names).
+    let rest = line.trim_start()[head.len()..].trim();
     let no_args = |cmd: Cmd| {
         if args.is_empty() {
             Ok(cmd)
@@ -171,6 +186,38 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
                 _ => Err(format!("depth '{a}' not accepted: 1 to 64, or off")),
             }
         }
+        "save" | "w" | "write" => {
+            if rest.is_empty() {
+                Err(format!(
+                    ":{word} needs a file name (.ggf, .psq, .rif.txt, or any other for the plain list)"
+                ))
+            } else {
+                Ok(Cmd::Save(rest.to_string()))
+            }
+        }
+        "load" | "open" => {
+            if rest.is_empty() {
+                Err(format!(":{word} needs a file name"))
+            } else {
+                Ok(Cmd::Load(rest.to_string()))
+            }
+        }
+        "book" | "b" => match args.as_slice() {
+            [] => Ok(Cmd::Book(None)),
+            [a] if a.eq_ignore_ascii_case("on") => Ok(Cmd::Book(Some(true))),
+            [a] if a.eq_ignore_ascii_case("off") => Ok(Cmd::Book(Some(false))),
+            _ => Err(format!(":{word} takes on or off")),
+        },
+        "compare" | "c" => match args.as_slice() {
+            [] => Ok(Cmd::Compare(None)),
+            [a] => match a.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => Ok(Cmd::Compare(Some(d))),
+                _ => Err(format!("depth '{a}' not accepted: a whole number of plies")),
+            },
+            _ => Err(format!(":{word} takes at most a depth")),
+        },
+        "lesson" => no_args(Cmd::Lesson),
+        "step" | "x" => no_args(Cmd::Step),
         _ if args.is_empty() => Ok(Cmd::Move(head.to_string())),
         _ => Err(format!("unknown command ':{head}' (? lists the commands)")),
     }
@@ -199,6 +246,18 @@ mod tests {
         );
         assert_eq!(parse("quit"), Ok(Cmd::Quit));
         assert_eq!(parse("depth off"), Ok(Cmd::Depth(None)));
+        assert_eq!(
+            parse("save my game.ggf"),
+            Ok(Cmd::Save("my game.ggf".into()))
+        );
+        assert_eq!(parse("load g.psq"), Ok(Cmd::Load("g.psq".into())));
+        assert_eq!(parse("book"), Ok(Cmd::Book(None)));
+        assert_eq!(parse("book ON"), Ok(Cmd::Book(Some(true))));
+        assert_eq!(parse("book off"), Ok(Cmd::Book(Some(false))));
+        assert_eq!(parse("compare"), Ok(Cmd::Compare(None)));
+        assert_eq!(parse("compare 6"), Ok(Cmd::Compare(Some(6))));
+        assert_eq!(parse("lesson"), Ok(Cmd::Lesson));
+        assert_eq!(parse("step"), Ok(Cmd::Step));
     }
 
     #[test]
@@ -220,6 +279,12 @@ mod tests {
             "time 1",
             "depth 0",
             "human martian",
+            "save",
+            "load  ",
+            "book maybe",
+            "compare deep",
+            "compare 0",
+            "lesson 2",
         ] {
             let e = parse(bad).expect_err(bad);
             assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");

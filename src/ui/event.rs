@@ -3,6 +3,7 @@
 
 use ratatui::crossterm::event::{self as ct, KeyEvent, MouseEvent};
 
+use super::compare::CompareReport;
 use crate::engine::Report;
 
 // Events are handled one at a time as they arrive, never queued in bulk, so the size of the
@@ -17,6 +18,8 @@ pub enum Event {
     Tick,
     /// A progress snapshot, result or error from the engine thread.
     Engine(Report),
+    /// Progress or a result of the strategy comparison's thread.
+    Compare(CompareReport),
 }
 
 impl Event {

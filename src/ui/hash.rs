@@ -1,6 +1,7 @@
 //! The Zobrist panel: the position's 64-bit hash in hex, the check that the incrementally kept
 //! hash equals a full recompute, and the 64 bits as a grid (four rows of sixteen, each row beside
-//! its four hex digits) with the bits the last move flipped lit.
+//! its four hex digits) with the bits the last move flipped lit. During the step-through (`x`)
+//! it shows the intermediate hash after each XOR term instead, with the bits that term flips lit.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -21,6 +22,18 @@ pub struct HashView {
     pub flipped: u64,
     /// What the last move was, e.g. `● f5`.
     pub last: Option<String>,
+    /// The step-through's current step, when it is on (then `hash` is the intermediate value
+    /// and `flipped` the bits of the term just applied).
+    pub step: Option<StepCaption>,
+}
+
+/// The step-through's line in the Zobrist panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepCaption {
+    /// What the current step XORed in, in words.
+    pub text: String,
+    /// Not the last step yet: the hash shown is a value on the way.
+    pub intermediate: bool,
 }
 
 /// Draw the Zobrist panel.
@@ -32,7 +45,9 @@ pub fn render(view: &HashView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         return;
     }
     let mut lines = Vec::new();
-    let check = if view.hash == view.recomputed {
+    let check = if view.step.as_ref().is_some_and(|s| s.intermediate) {
+        Span::styled("  … on the way (step-through)", theme.busy)
+    } else if view.hash == view.recomputed {
         Span::styled("  ✓ equals full recompute", theme.good)
     } else {
         Span::styled(
@@ -71,12 +86,13 @@ pub fn render(view: &HashView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         ));
         lines.push(Line::from(spans));
     }
-    let note = match &view.last {
-        Some(last) => format!(
+    let note = match (&view.step, &view.last) {
+        (Some(step), _) => step.text.clone(),
+        (None, Some(last)) => format!(
             "{last} flipped {} of 64 bits (lit)",
             view.flipped.count_ones()
         ),
-        None => "the start position: no move yet".to_string(),
+        (None, None) => "the start position: no move yet".to_string(),
     };
     lines.push(Line::from(Span::styled(note, theme.label)));
     Paragraph::new(lines).render(inner, buf);

@@ -66,12 +66,37 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "Teaching lab",
+        &[
+            "L lesson: seed 000's 2×2 board with its 12 32-bit keys; black on cell 1 gives",
+            "0x2FB256EE, then white on cell 4 gives 0x23BB713E, by the full XOR and incrementally.",
+            "x step-through: the last move's XOR terms one at a time; the Zobrist panel shows the",
+            "hash after each term with the bits that term flips lit.",
+            "c compare: this position searched again to one depth under every strategy and without",
+            "a TT, in the background (table fills live; Esc cancels), and nodes with and without",
+            "a TT by depth (seed 001). Collision lab (TT panel): false matches counted exactly",
+            "beside the number expected by chance, probes × 4 slots / 2^check bits (:bits N).",
+            "b book: the engine plays replies from the named Othello openings (Search: source book).",
+        ],
+    ),
+    (
         "Keys",
         &[
             "←↑↓→ or hjkl move the cursor · Enter/Space or a click plays · u undo to your turn ·",
             "r redo · n new game · g other game · s/S next/previous strategy · t hint · e engine",
             "moves now (while it thinks) or takes over the side to move · p pause the engine ·",
-            "? this help · q, Esc or Ctrl-C quit.",
+            "b opening book on/off · x step through the last move · c compare strategies ·",
+            "L lesson · ? this help · q, Esc or Ctrl-C quit. In the lesson and the step-through",
+            "←/→ or space step and Esc returns; in the comparison Esc cancels, then closes.",
+        ],
+    ),
+    (
+        "Files",
+        &[
+            ":save FILE and :load FILE: .ggf (Othello GGF), .psq (Gomoku Piskvork), .rif.txt",
+            "(Gomoku RIF list), any other name the plain list (Othello transcript, RIF list).",
+            "The game is kept after every move; xorboard --resume continues it after a quit or a",
+            "crash; xorboard play --load FILE starts from a file.",
         ],
     ),
 ];

@@ -42,10 +42,23 @@ pub struct Iteration {
     pub pv: String,
 }
 
+/// A move the engine took from the opening book instead of searching.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    pub side: Side,
+    pub mv: String,
+    /// Book replies there were to choose from.
+    pub choices: usize,
+    /// The named opening the game follows after the move.
+    pub opening: Option<String>,
+}
+
 /// The Search panel's model.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchView {
     pub activity: Activity,
+    /// The last move came from the book (no search ran): shown as its source.
+    pub book: Option<BookMove>,
     pub depth: u32,
     pub seldepth: u32,
     pub nodes: u64,
@@ -66,6 +79,14 @@ impl SearchView {
     pub fn start(&mut self, activity: Activity) {
         *self = SearchView {
             activity,
+            ..SearchView::default()
+        };
+    }
+
+    /// The engine played a book move: no figures, the book as the source.
+    pub fn book(&mut self, book: BookMove) {
+        *self = SearchView {
+            book: Some(book),
             ..SearchView::default()
         };
     }
@@ -108,6 +129,9 @@ impl SearchView {
 
     fn title(&self) -> String {
         match self.activity {
+            Activity::Idle if self.book.is_some() => {
+                " Search · idle · last move from the book ".to_string()
+            }
             Activity::Idle => " Search · idle ".to_string(),
             Activity::Paused => " Search · paused ".to_string(),
             Activity::Thinking(side) => format!(
@@ -134,7 +158,26 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let l = |t: &'static str| Span::styled(t, theme.label);
     let v = |t: String| Span::styled(t, theme.value);
     let mut lines = Vec::new();
-    if view.reports == 0 {
+    if let (Some(b), 0) = (&view.book, view.reports) {
+        lines.push(Line::from(vec![
+            l("source "),
+            Span::styled("book", theme.good),
+            l("  move "),
+            v(format!("{} {}", stone_glyph(b.side), b.mv)),
+            l("  one of "),
+            v(b.choices.to_string()),
+            l(if b.choices == 1 {
+                " book reply"
+            } else {
+                " book replies"
+            }),
+        ]));
+        lines.push(Line::from(vec![
+            l("opening "),
+            v(b.opening.clone().unwrap_or_else(|| "–".into())),
+            Span::styled("  no search: b turns the book off", theme.dim),
+        ]));
+    } else if view.reports == 0 {
         lines.push(Line::from(Span::styled(
             match view.activity {
                 Activity::Paused => "paused — p resumes the engine",

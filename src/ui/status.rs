@@ -9,9 +9,15 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::app::{Message, Mode};
 use super::theme::Theme;
 
-/// The keys line.
-pub const KEYS: &str = "←↑↓→/hjkl move · ⏎ play · : command · u undo · r redo · n new · \
-s/S strategy · t hint · e engine moves · p pause · g game · ? help · q quit";
+/// The keys line (fits 160 columns; `n`, the mouse and the commands are in the help).
+pub const KEYS: &str = "←↑↓→ move · ⏎ play · : cmd · u/r undo/redo · s/S strategy · t hint · \
+e engine · p pause · g game · b book · x step · c compare · L lesson · ? help · q quit";
+/// The keys line of the study screens.
+pub const LESSON_KEYS: &str = "←/→ or space step · Home/End · Esc or L back to the game";
+pub const STEP_KEYS: &str =
+    "→/space apply the next XOR term · ← take it back · Home/End · Esc or x back to the game";
+pub const COMPARE_KEYS: &str =
+    "Esc cancel (while running) or close · c close · r run again · Ctrl-C quit";
 
 /// Draw the status line(s): with two rows, message above keys; with one, the message if any.
 pub fn render(mode: &Mode, message: Option<&Message>, area: Rect, buf: &mut Buffer, theme: &Theme) {
@@ -32,7 +38,15 @@ pub fn render(mode: &Mode, message: Option<&Message>, area: Rect, buf: &mut Buff
             ))
         }),
     };
-    let keys = Line::from(Span::styled(KEYS, theme.keys));
+    let keys = Line::from(Span::styled(
+        match mode {
+            Mode::Lesson => LESSON_KEYS,
+            Mode::Step => STEP_KEYS,
+            Mode::Compare => COMPARE_KEYS,
+            _ => KEYS,
+        },
+        theme.keys,
+    ));
     let lines = match (area.height, top) {
         (1, Some(t)) => vec![t],
         (1, None) => vec![keys],

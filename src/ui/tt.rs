@@ -5,6 +5,11 @@
 //! replacements and rejections; a hit-rate sparkline over time where a `┃` marks each strategy
 //! switch; the hashfull gauge; the latest replacement events (victim → newcomer, reason).
 //!
+//! The collision lab line sets the false matches counted (exactly: the table keeps the full key)
+//! beside the number expected by chance, [`expected_false_matches`]: every probe compares the
+//! key's check bits with the [`SLOTS`] entries of its bucket, and each comparison with another
+//! position agrees on `N` random bits with probability `2^-N`.
+//!
 //! [`TtView`] is the panel's model. The engine's counters are cumulative, so the sparkline is
 //! built from differences between snapshots taken at least [`SAMPLE_EVERY`] apart; a counter
 //! going down means the table was cleared or replaced, and sampling starts again from zero.
@@ -19,7 +24,26 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::format;
 use super::theme::Theme;
-use crate::tt::{Policy, TtStats};
+use crate::tt::{Policy, SLOTS, TtStats};
+
+/// False matches expected by chance: `probes × SLOTS / 2^check_bits` (every slot of the bucket
+/// compared, each a different position).
+pub fn expected_false_matches(probes: u64, check_bits: u32) -> f64 {
+    probes as f64 * SLOTS as f64 / 2f64.powi(check_bits as i32)
+}
+
+/// An expected count as text: `≈ 0` below one in a thousand, else three figures.
+pub fn expected_text(e: f64) -> String {
+    if e < 0.001 {
+        format!("≈ 0 ({:.0e})", e)
+    } else if e < 10.0 {
+        format!("≈ {e:.2}")
+    } else if e < 1000.0 {
+        format!("≈ {e:.0}")
+    } else {
+        format!("≈ {}", format::count(e.round() as u64))
+    }
+}
 
 /// The sparkline's time step.
 pub const SAMPLE_EVERY: Duration = Duration::from_millis(200);
@@ -190,6 +214,19 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             }
             spans
         }),
+        Line::from(vec![
+            l("collision lab: false matches "),
+            v(format::count(s.false_matches)),
+            l(" vs expected "),
+            v(expected_text(expected_false_matches(
+                s.probes,
+                view.check_bits,
+            ))),
+            Span::styled(
+                format!(" = probes×{SLOTS}/2^{}", view.check_bits),
+                theme.dim,
+            ),
+        ]),
         Line::from(vec![
             l("fill "),
             v(format::count(s.fills)),

@@ -3,6 +3,9 @@
 //! Left column: Board over Search. Right column: Zobrist hash, XOR terms, TT. A status line at
 //! the bottom. Every panel shrinks gracefully; below [`min_size`] a single message says what size
 //! is needed. Drawing reads the [`App`] only and returns the geometry clicks need ([`Drawn`]).
+//!
+//! The study screens: the step-through (`x`) takes over the Zobrist and XOR-terms panels; the
+//! lesson (`L`) and the strategy comparison (`c`) cover everything above the status line.
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -12,10 +15,10 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::app::{App, Drawn, Mode};
 use super::board::{self, BoardView};
-use super::hash::{self, HashView};
+use super::hash::{self, HashView, StepCaption};
 use super::position::{AnyGameExt, stone_glyph};
 use super::theme::Theme;
-use super::{deltas, help, search, status, tt};
+use super::{compare, deltas, help, lesson, search, status, step, tt};
 use crate::commands::AnyGame;
 
 /// Narrowest left column (board and search).
@@ -86,12 +89,25 @@ pub fn areas(game: &AnyGame, area: Rect) -> Areas {
 
 /// The Zobrist panel's model, from the game.
 pub fn hash_view(app: &App) -> HashView {
+    if let (Mode::Step, Some(st)) = (&app.mode, &app.step) {
+        return HashView {
+            hash: st.hash(),
+            recomputed: app.game.recompute_hash(),
+            flipped: st.flipped(),
+            last: Some(format!("{} {}", stone_glyph(st.side), st.name)),
+            step: Some(StepCaption {
+                text: st.caption(),
+                intermediate: !st.at_end(),
+            }),
+        };
+    }
     let last = app.deltas.first();
     HashView {
         hash: app.game.hash(),
         recomputed: app.game.recompute_hash(),
         flipped: last.map_or(0, |d| d.delta.flipped_bits()),
         last: last.map(|d| format!("{} {}", stone_glyph(d.side), d.name)),
+        step: None,
     }
 }
 
@@ -106,7 +122,11 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
     let cells = board::render(
         &BoardView {
             game: &app.game,
-            cursor: Some(app.cursor),
+            // The step-through puts the cursor on the cell of the term being applied.
+            cursor: match (&app.mode, &app.step) {
+                (Mode::Step, Some(st)) => st.cell().or(Some(app.cursor)),
+                _ => Some(app.cursor),
+            },
             hint: app.hint,
             human: app.settings.human,
             notice: app.notice.as_deref(),
@@ -120,9 +140,27 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
     );
     search::render(&app.search, a.search, buf, theme);
     hash::render(&hash_view(app), a.hash, buf, theme);
-    deltas::render(&app.deltas, a.deltas, buf, theme);
+    match (&app.mode, &app.step) {
+        (Mode::Step, Some(st)) => step::render(st, a.deltas, buf, theme),
+        _ => deltas::render(&app.deltas, a.deltas, buf, theme),
+    }
     tt::render(&app.tt, a.tt, buf, theme);
     status::render(&app.mode, app.message.as_ref(), a.status, buf, theme);
+    let above_status = Rect {
+        height: a.status.y - area.y,
+        ..area
+    };
+    match (&app.mode, &app.compare) {
+        (Mode::Lesson, _) => {
+            lesson::render(&app.lesson, above_status, buf, theme);
+            return Drawn::default();
+        }
+        (Mode::Compare, Some(c)) => {
+            compare::render(c, above_status, buf, theme);
+            return Drawn::default();
+        }
+        _ => {}
+    }
     if app.mode == Mode::Help {
         help::render(area, buf, theme, app.help_scroll);
         // Clicks close the overlay; none reaches the board beneath it.
