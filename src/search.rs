@@ -369,8 +369,9 @@ impl<G: Searchable> Searcher<G> {
         self.symmetry = on;
     }
 
-    /// Let the game answer nodes exactly through [`Board::exact_hook`] (default on; off to
-    /// test the search alone).
+    /// Let the game answer exactly: nodes through [`Board::exact_hook`] (the Othello endgame
+    /// solver) and the root through [`Searchable::forced_win`] (the Gomoku threat search).
+    /// Default on; off to test (or to play against) the alpha-beta search alone.
     pub fn set_exact_hook(&mut self, on: bool) {
         self.exact_hook = on;
     }
@@ -542,7 +543,7 @@ impl<G: Searchable> Searcher<G> {
             }
             Gen::Moves => {}
         }
-        if self.helper == 0 {
+        if self.helper == 0 && self.exact_hook {
             // Threat budget: a fifth of the time, at most 300 ms; fixed effort without a clock.
             let budget = limits.time.map(|t| (t / 5).min(Duration::from_millis(300)));
             if let Some(f) = game.forced_win(budget, stop) {

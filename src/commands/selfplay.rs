@@ -58,6 +58,10 @@ pub struct SelfplayArgs {
     /// Engine B: check bits (default: A's).
     #[arg(long)]
     pub b_check_bits: Option<u32>,
+    /// Engine B is the plain alpha-beta engine: no exact answers from the game (no Othello
+    /// endgame solver, no Gomoku threat search) — to measure what they add.
+    #[arg(long)]
+    pub b_baseline: bool,
     /// Symmetry keys for both engines (rotations and mirrors share a table entry).
     #[arg(long)]
     pub symmetry: bool,
@@ -76,6 +80,7 @@ struct EngineConfig {
     policy: Policy,
     check_bits: u32,
     tt_mib: usize,
+    baseline: bool,
 }
 
 impl EngineConfig {
@@ -86,10 +91,15 @@ impl EngineConfig {
             _ => "unlimited".into(),
         };
         format!(
-            "{limit}, {}, {} check bits, {} MiB",
+            "{limit}, {}, {} check bits, {} MiB{}",
             self.policy.name(),
             self.check_bits,
-            self.tt_mib
+            self.tt_mib,
+            if self.baseline {
+                ", plain alpha-beta (no endgame solver / threat search)"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -145,6 +155,7 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
         policy: args.strategy,
         check_bits: args.check_bits,
         tt_mib: args.tt_mib,
+        baseline: false,
     };
     let b = EngineConfig {
         limits: if args.b_time_ms.is_some() || args.b_depth.is_some() {
@@ -155,6 +166,7 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
         policy: args.b_strategy.unwrap_or(a.policy),
         check_bits: args.b_check_bits.unwrap_or(a.check_bits),
         tt_mib: a.tt_mib,
+        baseline: args.b_baseline,
     };
     match args.spec.start()? {
         AnyGame::Othello(g) => play_all(g, args, &a, &b, othello_openings(args)),
@@ -232,6 +244,7 @@ fn play_all<G: Searchable>(
     for s in &mut searchers {
         s.set_symmetry(args.symmetry);
     }
+    searchers[1].set_exact_hook(!args.b_baseline);
     let stop = AtomicBool::new(false);
     let mut totals = Totals::default();
     let began = Instant::now();
