@@ -75,7 +75,7 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
             "c compare: this position searched again to one depth under every strategy and without",
             "a TT, in the background (table fills live; Esc cancels), and nodes with and without",
             "a TT by depth (seed 001). Collision lab (TT panel): false matches counted exactly",
-            "beside the number expected by chance, probes × 4 slots / 2^check bits (:bits N).",
+            "beside the number expected by chance: probes × 4 slots × fill / 2^check bits (:bits N).",
             "b book: the engine plays replies from the named Othello openings (Search: source book).",
         ],
     ),

@@ -6,9 +6,11 @@
 //! switch; the hashfull gauge; the latest replacement events (victim → newcomer, reason).
 //!
 //! The collision lab line sets the false matches counted (exactly: the table keeps the full key)
-//! beside the number expected by chance, [`expected_false_matches`]: every probe compares the
-//! key's check bits with the [`SLOTS`] entries of its bucket, and each comparison with another
-//! position agrees on `N` random bits with probability `2^-N`.
+//! beside the number expected by chance: every probe compares the key's check bits with the
+//! entries of its bucket — [`SLOTS`] slots, of which the table's current fill holds an entry — and
+//! each comparison with another position agrees on `N` random bits with probability `2^-N`. So
+//! each probe expects [`expected_per_probe`] false matches, summed over the probes as they come
+//! (the fill grows during a game, and the check bits may change): probes × 4 slots × fill / 2^N.
 //!
 //! [`TtView`] is the panel's model. The engine's counters are cumulative, so the sparkline is
 //! built from differences between snapshots taken at least [`SAMPLE_EVERY`] apart; a counter
@@ -24,18 +26,20 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::format;
 use super::theme::Theme;
-use crate::tt::{Policy, SLOTS, TtStats};
+use crate::tt::{Policy, SLOT_BYTES, SLOTS, TtStats};
 
-/// False matches expected by chance: `probes × SLOTS / 2^check_bits` (every slot of the bucket
-/// compared, each a different position).
-pub fn expected_false_matches(probes: u64, check_bits: u32) -> f64 {
-    probes as f64 * SLOTS as f64 / 2f64.powi(check_bits as i32)
+/// False matches one probe expects by chance: the entries it compares (`SLOTS` × the share of
+/// slots holding an entry) over `2^check_bits`.
+pub fn expected_per_probe(check_bits: u32, fill: f64) -> f64 {
+    SLOTS as f64 * fill.clamp(0.0, 1.0) / 2f64.powi(check_bits as i32)
 }
 
 /// An expected count as text: `≈ 0` below one in a thousand, else three figures.
 pub fn expected_text(e: f64) -> String {
-    if e < 0.001 {
-        format!("≈ 0 ({:.0e})", e)
+    if e <= 0.0 {
+        "0".to_string()
+    } else if e < 0.001 {
+        format!("≈ 0 ({e:.0e})")
     } else if e < 10.0 {
         format!("≈ {e:.2}")
     } else if e < 1000.0 {
@@ -80,6 +84,10 @@ pub struct TtView {
     /// Switches made from this screen.
     pub switches: u32,
     pub last_switch: Option<Switch>,
+    /// False matches expected by chance so far (see the module docs).
+    pub expected_false: f64,
+    /// Probes already counted into `expected_false`.
+    expected_probes: u64,
     base_probes: u64,
     base_hits: u64,
     last_sample: Option<Instant>,
@@ -95,6 +103,8 @@ impl TtView {
             samples: VecDeque::new(),
             switches: 0,
             last_switch: None,
+            expected_false: 0.0,
+            expected_probes: 0,
             base_probes: 0,
             base_hits: 0,
             last_sample: None,
@@ -128,13 +138,32 @@ impl TtView {
         self.push(Sample::Switch);
     }
 
+    /// Slots in the table.
+    pub fn entries(&self) -> usize {
+        (self.mib << 20) / SLOT_BYTES
+    }
+
+    /// The share of slots holding an entry: every fill took an empty slot, and only a clear
+    /// empties them (which zeroes the counters too).
+    pub fn fill(&self) -> f64 {
+        (self.stats.fills as f64 / self.entries().max(1) as f64).min(1.0)
+    }
+
     /// Take in a snapshot; `force` samples the hit rate now (a search just finished).
     pub fn absorb(&mut self, stats: &TtStats, now: Instant, force: bool) {
         if stats.probes < self.base_probes || stats.hits < self.base_hits {
             self.base_probes = 0;
             self.base_hits = 0;
         }
+        if stats.probes < self.expected_probes {
+            self.expected_probes = 0;
+            self.expected_false = 0.0;
+        }
         self.stats = stats.clone();
+        // The probes since the last snapshot met the table about as full as it is now.
+        let new = stats.probes - self.expected_probes;
+        self.expected_false += new as f64 * expected_per_probe(self.check_bits, self.fill());
+        self.expected_probes = stats.probes;
         let due = force
             || self
                 .last_sample
@@ -217,13 +246,15 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         Line::from(vec![
             l("collision lab: false matches "),
             v(format::count(s.false_matches)),
-            l(" vs expected "),
-            v(expected_text(expected_false_matches(
-                s.probes,
-                view.check_bits,
-            ))),
+            l(" vs "),
+            v(expected_text(view.expected_false)),
+            l(" expected"),
             Span::styled(
-                format!(" = probes×{SLOTS}/2^{}", view.check_bits),
+                format!(
+                    " = Σ probes × {SLOTS} slots × fill ({:.1}% now) / 2^{}",
+                    view.fill() * 100.0,
+                    view.check_bits
+                ),
                 theme.dim,
             ),
         ]),
