@@ -219,20 +219,7 @@ fn run_row<G: Searchable>(
             map_peak = map_peak.max(m.len());
         }
         hashfull += st.hashfull;
-        for (a, b) in [
-            (&mut total.probes, st.probes),
-            (&mut total.hits, st.hits),
-            (&mut total.usable_hits, st.usable_hits),
-            (&mut total.misses, st.misses),
-            (&mut total.clashes, st.clashes),
-            (&mut total.false_matches, st.false_matches),
-            (&mut total.fills, st.fills),
-            (&mut total.updates, st.updates),
-            (&mut total.replacements, st.replacements),
-            (&mut total.rejected, st.rejected),
-        ] {
-            *a += b;
-        }
+        total.add_counts(&st);
     }
     let (strategy, entries, bytes) = match (kind, &table) {
         (Kind::Table(p, _), Some(t)) => (p.name().to_string(), t.entries(), t.bytes()),

@@ -355,13 +355,13 @@ fn play_all<G: Searchable>(
         for (i, t) in tables.iter().enumerate() {
             searchers[i].tt_stats();
             let s = t.stats();
-            accumulate(&mut totals.tt[i], &s);
+            totals.tt[i].add_counts(&s);
         }
     }
     let seconds = began.elapsed().as_secs_f64();
     let tt = {
         let mut s = totals.tt[0].clone();
-        accumulate(&mut s, &totals.tt[1]);
+        s.add_counts(&totals.tt[1]);
         s
     };
     let hit_rate = tt.hits as f64 / tt.probes.max(1) as f64;
@@ -417,18 +417,4 @@ fn play_all<G: Searchable>(
         );
     }
     Ok(())
-}
-
-/// Add the counters of `s` into `total` (per-game snapshots of a table cleared between games).
-fn accumulate(total: &mut TtStats, s: &TtStats) {
-    total.probes += s.probes;
-    total.hits += s.hits;
-    total.usable_hits += s.usable_hits;
-    total.misses += s.misses;
-    total.clashes += s.clashes;
-    total.false_matches += s.false_matches;
-    total.fills += s.fills;
-    total.updates += s.updates;
-    total.replacements += s.replacements;
-    total.rejected += s.rejected;
 }

@@ -73,6 +73,26 @@ impl TtStats {
         }
     }
 
+    /// Add another snapshot's counters into this one (totals over several searches or tables;
+    /// `hashfull`, `policy_switches` and the events are left as they are).
+    pub fn add_counts(&mut self, other: &TtStats) {
+        for (a, b) in [
+            (&mut self.probes, other.probes),
+            (&mut self.hits, other.hits),
+            (&mut self.usable_hits, other.usable_hits),
+            (&mut self.misses, other.misses),
+            (&mut self.clashes, other.clashes),
+            (&mut self.false_matches, other.false_matches),
+            (&mut self.fills, other.fills),
+            (&mut self.updates, other.updates),
+            (&mut self.replacements, other.replacements),
+            (&mut self.rejected, other.rejected),
+            (&mut self.torn, other.torn),
+        ] {
+            *a += b;
+        }
+    }
+
     /// All stores.
     pub fn stores(&self) -> u64 {
         self.fills + self.updates + self.replacements + self.rejected
