@@ -273,7 +273,10 @@ impl super::Searchable for Othello {
 }
 
 impl Board for OthelloBoard {
-    const ASPIRATION: Option<i32> = Some(60);
+    // Measured on the bench positions at depth 10 with a 1M-entry table: half-windows of 60,
+    // 150 and 400 centi-discs searched 6.89M, 7.03M and 6.87M nodes against 6.85M with full
+    // windows, so Othello searches with full windows.
+    const ASPIRATION: Option<i32> = None;
 
     fn enable_symmetry(&mut self) {
         let (black, white) = if self.side == 0 {
