@@ -1,0 +1,190 @@
+//! Fitting the Othello evaluation weights (ignored: run on purpose, it takes minutes).
+//!
+//! `cargo test --release --test search_eval_fit -- --ignored --nocapture` plays games from XOT
+//! openings with the engine (depth 4; a quarter of the moves random until 44 empties, for
+//! variety), solves each game exactly from 18 empties with the endgame solver, labels every
+//! position with that exact final result (side-to-move view) and fits the feature weights of
+//! each bucket of empties by ridge least squares. It prints the fitted table (the source of
+//! `search::othello::WEIGHTS`) and the error of the old and new weights on the same data.
+//! `XORBOARD_FIT_GAMES` sets the number of games (default 1500).
+
+// Matrix code reads best with indices.
+#![allow(clippy::needless_range_loop)]
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use xorboard::game::Game;
+use xorboard::game::othello::{Othello, moves};
+use xorboard::search::endgame::{SolveLimits, Solver};
+use xorboard::search::othello::{BUCKETS, FEATURES, WEIGHTS, bucket, features};
+use xorboard::search::{Limits, Searcher};
+use xorboard::tt::{Policy, Table};
+
+struct Sample {
+    f: [i32; FEATURES],
+    bucket: usize,
+    label: f64,
+}
+
+#[test]
+#[ignore]
+fn fit_othello_weights() {
+    let games: usize = std::env::var("XORBOARD_FIT_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1500);
+    let xot = std::fs::read_to_string("assets/xot.txt").expect("xot");
+    let openings: Vec<&str> = xot
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(64);
+    let table = Arc::new(Table::new(8, Policy::TwoTier, 64));
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut samples = Vec::new();
+    let start = std::time::Instant::now();
+    for gi in 0..games {
+        let line = openings[(next() % openings.len() as u64) as usize];
+        let mut g = Othello::default();
+        let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
+        xorboard::game::play_line(&mut g, &names).expect("legal opening");
+        let mut s: Searcher<Othello> = Searcher::new(table.clone());
+        let mut recorded: Vec<([i32; FEATURES], usize, bool)> = Vec::new();
+        let (label, side_at_label) = loop {
+            let (p, o) = g.player_opponent();
+            let black = g.side_to_move() == xorboard::game::Side::Black;
+            if g.is_over() {
+                break (g.final_disc_difference() as f64, black);
+            }
+            if g.empties() <= 18 {
+                let sol = solver
+                    .solve(p, o, &stop, &SolveLimits::default())
+                    .expect("solve");
+                // Positions along the perfect line carry the same exact result.
+                let mut h = g.clone();
+                for &mv in &sol.pv {
+                    let (hp, ho) = h.player_opponent();
+                    let (mp, mo) = (moves(hp, ho), moves(ho, hp));
+                    if mp | mo != 0 && mp != 0 {
+                        let hb = h.side_to_move() == xorboard::game::Side::Black;
+                        recorded.push((features(hp, ho, mp, mo), bucket(h.empties()), hb));
+                    }
+                    h.play(mv);
+                }
+                break (sol.score as f64, black);
+            }
+            let (mp, mo) = (moves(p, o), moves(o, p));
+            if mp != 0 {
+                recorded.push((features(p, o, mp, mo), bucket(g.empties()), black));
+            }
+            let mut legal = Vec::new();
+            g.legal_moves(&mut legal);
+            let mv = if g.empties() > 44 && next() % 4 == 0 {
+                legal[(next() % legal.len() as u64) as usize]
+            } else {
+                s.search(&g, &Limits::depth(4), &stop, &mut |_| {})
+                    .best
+                    .expect("a move")
+            };
+            g.play(mv);
+        };
+        for (f, b, black) in recorded {
+            let y = if black == side_at_label {
+                label
+            } else {
+                -label
+            };
+            samples.push(Sample {
+                f,
+                bucket: b,
+                label: y * 100.0,
+            });
+        }
+        if gi % 100 == 99 {
+            eprintln!(
+                "{} games, {} samples, {:.0?}",
+                gi + 1,
+                samples.len(),
+                start.elapsed()
+            );
+        }
+    }
+    // Ridge least squares per bucket; sparse buckets borrow from their neighbours.
+    let mut fitted = [[0i32; FEATURES]; BUCKETS];
+    for (b, out) in fitted.iter_mut().enumerate() {
+        let mut xtx = [[0f64; FEATURES]; FEATURES];
+        let mut xty = [0f64; FEATURES];
+        let mut n = 0;
+        for smp in samples.iter().filter(|s| s.bucket.abs_diff(b) <= 1) {
+            let wgt = if smp.bucket == b { 1.0 } else { 0.25 };
+            for i in 0..FEATURES {
+                xty[i] += wgt * smp.f[i] as f64 * smp.label;
+                for j in 0..FEATURES {
+                    xtx[i][j] += wgt * (smp.f[i] * smp.f[j]) as f64;
+                }
+            }
+            n += 1;
+        }
+        if n < 200 {
+            *out = WEIGHTS[b];
+            continue;
+        }
+        for (i, row) in xtx.iter_mut().enumerate() {
+            row[i] += 50.0;
+        }
+        let w = solve(xtx, xty);
+        for i in 0..FEATURES {
+            out[i] = w[i].round() as i32;
+        }
+    }
+    let rmse = |w: &[[i32; FEATURES]; BUCKETS], b: usize| {
+        let (mut e, mut n) = (0.0, 0);
+        for s in samples.iter().filter(|s| s.bucket == b) {
+            let pred: f64 = (0..FEATURES).map(|i| (w[b][i] * s.f[i]) as f64).sum();
+            let pred = pred.clamp(-6300.0, 6300.0);
+            e += (pred - s.label).powi(2);
+            n += 1;
+        }
+        ((e / n.max(1) as f64).sqrt() / 100.0, n)
+    };
+    println!("bucket  samples  rmse-old  rmse-new (discs)");
+    for b in 0..BUCKETS {
+        let (old, n) = rmse(&WEIGHTS, b);
+        let (new, _) = rmse(&fitted, b);
+        println!("{b:>6} {n:>8} {old:>9.2} {new:>9.2}");
+    }
+    println!("pub static WEIGHTS: [[i32; FEATURES]; BUCKETS] = [");
+    for w in &fitted {
+        println!("    {w:?},");
+    }
+    println!("];");
+}
+
+/// Gaussian elimination with partial pivoting.
+fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
+    for c in 0..FEATURES {
+        let p = (c..FEATURES)
+            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
+            .expect("rows");
+        a.swap(c, p);
+        b.swap(c, p);
+        for r in 0..FEATURES {
+            if r != c && a[c][c] != 0.0 {
+                let k = a[r][c] / a[c][c];
+                for j in c..FEATURES {
+                    a[r][j] -= k * a[c][j];
+                }
+                b[r] -= k * b[c];
+            }
+        }
+    }
+    std::array::from_fn(|i| if a[i][i] == 0.0 { 0.0 } else { b[i] / a[i][i] })
+}
