@@ -576,6 +576,12 @@ impl<G: Searchable> Searcher<G> {
         let first = 1 + (self.helper % 2) as u32;
         for depth in first.min(max_depth)..=max_depth {
             self.root_depth = depth as i32;
+            if self.helper > 0 && root.len() > 1 {
+                // Helpers open with another root move, filling the table where the main
+                // thread will look next.
+                let i = (self.helper + depth as usize) % root.len();
+                root.swap(0, i);
+            }
             let score = self.aspiration(g, &mut root, depth as i32, prev, &mut run);
             if run.stopped {
                 break;
