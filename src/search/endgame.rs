@@ -16,6 +16,8 @@
 //! rules, and its own faster kernels (`bits`) are tested against the rules module.
 
 mod bits;
+pub mod eval;
+mod hint;
 mod table;
 mod tree;
 
@@ -36,6 +38,36 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 pub struct SolveLimits {
     pub nodes: Option<u64>,
     pub time: Option<Duration>,
+}
+
+/// How the solver prepares and orders its search. The defaults are tuned on the FForum suites;
+/// every setting changes only the speed, never a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// From this many empties on, a depth-limited evaluation search runs first: it guesses the
+    /// score (the first aspiration window) and leaves best moves near the root in the table.
+    pub prepare_min_empties: u32,
+    /// That search stops this many empties above the end (its depth is `empties − this`).
+    pub prepare_leaf_empties: u32,
+    /// From this many empties on, moves are also ordered by the evaluation of the position after
+    /// them (with the trained weights only).
+    pub eval_sort_min_empties: u32,
+    /// Depth of the evaluation search used for that ordering (0: the static evaluation).
+    pub eval_sort_depth: u32,
+    /// Weight of the evaluation in the ordering key, in percent of one mobility step per 2.5 discs.
+    pub eval_sort_weight: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            prepare_min_empties: 14,
+            prepare_leaf_empties: 12,
+            eval_sort_min_empties: 16,
+            eval_sort_depth: 0,
+            eval_sort_weight: 8,
+        }
+    }
 }
 
 /// The exact result of a solve.
@@ -83,6 +115,8 @@ pub struct Interrupted {
 pub struct Solver {
     table: Table,
     lists: Lists,
+    options: Options,
+    weights: Option<eval::Weights>,
 }
 
 impl Default for Solver {
@@ -97,7 +131,23 @@ impl Solver {
         Solver {
             table: Table::new(table_mib),
             lists: vec![[Candidate::default(); 64]; 65],
+            options: Options::default(),
+            weights: None,
         }
+    }
+
+    /// Change how the search is prepared and ordered (results stay exact).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Use these evaluation weights instead of the built-in ones (`assets/endgame-eval.bin`).
+    pub fn set_weights(&mut self, weights: eval::Weights) {
+        self.weights = Some(weights);
     }
 
     /// Forget all stored results.
@@ -116,10 +166,20 @@ impl Solver {
     }
 
     fn tree<'a>(&'a mut self, stop: &'a AtomicBool, limits: &SolveLimits) -> Tree<'a> {
-        self.table.new_search();
+        let Solver {
+            table,
+            lists,
+            options,
+            weights,
+        } = self;
+        table.new_search();
+        let eval: Option<&'a eval::Weights> = match weights {
+            Some(w) => Some(w),
+            None => eval::Weights::builtin(),
+        };
         Tree {
-            table: &mut self.table,
-            lists: &mut self.lists,
+            table,
+            lists,
             edge: bits::edge_table(),
             stop,
             deadline: limits.time.map(|t| Instant::now() + t),
@@ -127,6 +187,8 @@ impl Solver {
             nodes: 0,
             next_check: 0,
             aborted: false,
+            options: *options,
+            eval,
         }
     }
 
@@ -141,7 +203,18 @@ impl Solver {
     ) -> Result<Solution, Interrupted> {
         let (p, o) = (player, opponent & !player);
         let mut t = self.tree(stop, limits);
-        let (score, best) = root(&mut t, p, o, -64, 64)?;
+        let (n, _) = empties_parity(p, o);
+        let (score, best) = if n >= t.options.prepare_min_empties {
+            let depth = n.saturating_sub(t.options.prepare_leaf_empties).max(1);
+            let guess = t.hints(p, o, n, depth);
+            if t.aborted {
+                return Err(Interrupted { nodes: t.nodes });
+            }
+
+            aspiration(&mut t, p, o, guess)?
+        } else {
+            root(&mut t, p, o, -64, 64)?
+        };
         let pv = principal_variation(&mut t, p, o, score, best)?;
         Ok(Solution {
             score,
@@ -209,6 +282,24 @@ pub fn solve_window(
 fn empties_parity(p: u64, o: u64) -> (u32, u8) {
     let e = !(p | o);
     (e.count_ones(), bits::parity_of(e))
+}
+
+/// Exact score by narrow windows around a guess (centi-discs): first (g - 1, g + 1), then
+/// (v - 1, v + 1) around each failure's fail-soft bound v, each re-search reusing the table.
+/// Scores are even, so a window of width 2 either proves its centre or moves past it.
+fn aspiration(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<(i32, Move), Interrupted> {
+    let g = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
+    let (mut a, mut b) = (g - 1, g + 1);
+    loop {
+        let (v, m) = root(t, p, o, a, b)?;
+        if v <= a {
+            (a, b) = ((v - 1).max(-65), v + 1);
+        } else if v >= b {
+            (a, b) = (v - 1, (v + 1).min(65));
+        } else {
+            return Ok((v, m));
+        }
+    }
 }
 
 /// The root: every move searched (first with the full window, the rest with a null window and a

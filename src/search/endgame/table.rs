@@ -135,6 +135,18 @@ impl Table {
         None
     }
 
+    /// Record a move hint from a preparation pass: the bounds stay as they are (or open, for a
+    /// new entry); only the best move changes.
+    pub fn hint(&mut self, p: u64, o: u64, empties: u32, best: u8) {
+        self.store(p, o, empties, 64, -64, 0, NO_MOVE, 1);
+        let i = self.bucket(p, o);
+        for e in self.buckets[i].0.iter_mut() {
+            if e.player == p && e.opponent == o && e.date != 0 {
+                e.best = best;
+            }
+        }
+    }
+
     /// Record the fail-soft result `score` of a search of window `(alpha, beta)`.
     #[allow(clippy::too_many_arguments)]
     #[inline]

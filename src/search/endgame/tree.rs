@@ -67,6 +67,8 @@ pub struct Tree<'a> {
     pub nodes: u64,
     pub next_check: u64,
     pub aborted: bool,
+    pub options: super::Options,
+    pub eval: Option<&'a super::eval::Weights>,
 }
 
 /// Final disc difference (empties to the winner).
@@ -89,7 +91,7 @@ const INF: i32 = 127;
 
 impl Tree<'_> {
     #[cold]
-    fn check_limits(&mut self) {
+    pub(super) fn check_limits(&mut self) {
         self.next_check = self.nodes + 4096;
         if self.stop.load(Ordering::Relaxed)
             || self.nodes >= self.node_limit
@@ -448,7 +450,6 @@ impl Tree<'_> {
     /// Fill move list `n` for the moves `mv` of `p`, each with its flips and ordering key.
     #[inline]
     pub fn fill_list(&mut self, p: u64, o: u64, mv: u64, n: u32, parity: u8, hash: u8) -> usize {
-        let list = &mut self.lists[n as usize];
         let mut m = mv;
         let mut k = 0;
         while m != 0 {
@@ -468,9 +469,14 @@ impl Tree<'_> {
                 let pot = potential_moves(cp, co).count_ones() as i32;
                 let stab = corner_stability(co) as i32;
                 let par = if parity & quadrant(x) != 0 { 1 } else { 0 };
-                ((36 - mob) << 15) + (stab << 11) + ((36 - pot) << 5) + (par << 3)
+                let mut key = ((36 - mob) << 15) + (stab << 11) + ((36 - pot) << 5) + (par << 3);
+                if n >= self.options.eval_sort_min_empties && self.eval.is_some() {
+                    let e = -self.eval_search(cp, co, self.options.eval_sort_depth, -6500, 6500);
+                    key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
+                }
+                key
             };
-            list[k] = Candidate {
+            self.lists[n as usize][k] = Candidate {
                 square: x as u8,
                 flips: f,
                 key,
