@@ -95,7 +95,7 @@ fn playout(start: (u64, u64), empties: u32, rng: &mut Rng) -> Option<Playout> {
             let x = m.trailing_zeros() as usize;
             m &= m - 1;
             let (cp, co) = play(p, o, x);
-            scored.push((-xorboard::search::othello::evaluate(cp, co).score, x));
+            scored.push((-xorboard::search::othello::evaluate(cp, co), x));
         }
         scored.sort_by_key(|b| std::cmp::Reverse(b.0));
         let k = scored.len().min(3);

@@ -16,7 +16,7 @@ impl Tree<'_> {
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
         match self.eval {
             Some(w) => w.eval(p, o) * 100 / super::eval::SCALE,
-            None => crate::search::othello::evaluate(p, o).score,
+            None => crate::search::othello::evaluate(p, o),
         }
     }
 
