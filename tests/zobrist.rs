@@ -122,8 +122,8 @@ fn check_random_game<G: Game>(mut g: G, choices: &[usize]) -> usize {
 }
 
 proptest! {
-    // 400 cases × (up to 60 Othello + up to 300 Gomoku plies) ≥ 100,000 plies in all.
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    // 800 cases × (about 60 Othello + 20–300 Gomoku plies) is well over 100,000 plies in all.
+    #![proptest_config(ProptestConfig::with_cases(800))]
 
     #[test]
     fn incremental_hash_equals_recompute(
