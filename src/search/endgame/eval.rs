@@ -6,7 +6,7 @@
 //! board symmetries, so the evaluation is symmetric by construction. A pattern's index is its
 //! squares read as base-3 digits (0 empty, 1 the mover's, 2 the opponent's). The weights are fitted
 //! by least squares to exact endgame scores from the solver itself (see
-//! `examples/train_endgame_eval.rs`), one weight set per band of empties, and shipped in
+//! `src/bin/train-endgame-eval.rs`), one weight set per band of empties, and shipped in
 //! `assets/endgame-eval.bin`. It only orders moves and centres windows: the solver's results never
 //! depend on it.
 

@@ -1,7 +1,7 @@
 //! Fit the endgame solver's pattern evaluation (`assets/endgame-eval.bin`) to exact scores.
 //!
 //! ```sh
-//! cargo run --release --example train_endgame_eval -- --games 3000 --out assets/endgame-eval.bin
+//! cargo run --release --bin train-endgame-eval -- --games 3000 --out assets/endgame-eval.bin
 //! ```
 //!
 //! 1. Games: each XOT opening (`assets/xot.txt`) is played on by a noisy one-ply policy (the
