@@ -26,6 +26,7 @@
 //! stop flag checked every 256 nodes (about a millisecond).
 
 pub mod board;
+pub mod hooks;
 pub mod pattern;
 pub mod puzzle;
 
@@ -46,6 +47,8 @@ pub struct ThreatLimits {
     pub threes: u32,
     pub nodes: Option<u64>,
     pub time: Option<Duration>,
+    /// Deepen step by step (shortest wins first). Off: one search at the full limits.
+    pub iterative: bool,
 }
 
 impl ThreatLimits {
@@ -56,6 +59,7 @@ impl ThreatLimits {
             threes: 0,
             nodes: None,
             time: None,
+            iterative: true,
         }
     }
 
@@ -66,6 +70,7 @@ impl ThreatLimits {
             threes,
             nodes: None,
             time: None,
+            iterative: true,
         }
     }
 
@@ -251,7 +256,7 @@ const SALT_WHITE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The node work of one search: the board, the attacker, the table and the limits.
 struct Run<'a> {
-    board: Board,
+    board: &'a mut Board,
     attacker: Side,
     tt: &'a mut Tt,
     killers: &'a mut Vec<Sq>,
@@ -289,15 +294,11 @@ impl ThreatSearcher {
 
     fn run<'a>(
         &'a mut self,
-        game: &Gomoku,
+        board: &'a mut Board,
         attacker: Side,
         limits: &ThreatLimits,
         stop: &'a AtomicBool,
     ) -> Run<'a> {
-        let mut board = Board::from_game(game);
-        if board.side() != attacker {
-            board.pass();
-        }
         Run {
             board,
             attacker,
@@ -323,6 +324,38 @@ impl ThreatSearcher {
         limits: &ThreatLimits,
         stop: &AtomicBool,
     ) -> Found {
+        match game.outcome() {
+            Some(Outcome::Win(s)) => Found {
+                status: if s == attacker {
+                    Status::Win
+                } else {
+                    Status::NoWin
+                },
+                line: Vec::new(),
+                nodes: 0,
+                depth: 0,
+                threes: 0,
+            },
+            Some(Outcome::Draw) => Found {
+                status: Status::NoWin,
+                line: Vec::new(),
+                nodes: 0,
+                depth: 0,
+                threes: 0,
+            },
+            None => self.search_board(&mut Board::from_game(game), attacker, limits, stop),
+        }
+    }
+
+    /// [`ThreatSearcher::search`] on a board the caller keeps (e.g. in step with a game); the
+    /// board is left as it was. The position must not be finished.
+    pub fn search_board(
+        &mut self,
+        board: &mut Board,
+        attacker: Side,
+        limits: &ThreatLimits,
+        stop: &AtomicBool,
+    ) -> Found {
         let mut found = Found {
             status: Status::NoWin,
             line: Vec::new(),
@@ -330,23 +363,16 @@ impl ThreatSearcher {
             depth: 0,
             threes: 0,
         };
-        match game.outcome() {
-            Some(Outcome::Win(s)) => {
-                found.status = if s == attacker {
-                    Status::Win
-                } else {
-                    Status::NoWin
-                };
-                return found;
-            }
-            Some(Outcome::Draw) => return found,
-            None => {}
+        let passed = board.side() != attacker;
+        if passed {
+            board.pass();
         }
-        let mut run = self.run(game, attacker, limits, stop);
+        let mut run = self.run(board, attacker, limits, stop);
         let mut result = R::Fail;
-        'deepen: for threes in 0..=limits.threes {
+        let first = if limits.iterative { 0 } else { limits.threes };
+        'deepen: for threes in first..=limits.threes {
             // VCF deepens move by move; each VCT iteration keeps the full depth for its fours.
-            let depths = if threes == 0 {
+            let depths = if threes == 0 && limits.iterative {
                 1..=limits.depth
             } else {
                 limits.depth..=limits.depth
@@ -373,6 +399,9 @@ impl ThreatSearcher {
         }
         found.nodes = run.nodes;
         self.nodes += found.nodes;
+        if passed {
+            board.pass();
+        }
         found
     }
 
@@ -389,7 +418,11 @@ impl ThreatSearcher {
         stop: &AtomicBool,
     ) -> Option<ProofNode> {
         let limits = ThreatLimits::vct(threes, depth);
-        let mut run = self.run(game, attacker, &limits, stop);
+        let mut board = Board::from_game(game);
+        if board.side() != attacker {
+            board.pass();
+        }
+        let mut run = self.run(&mut board, attacker, &limits, stop);
         let mut budget = max_nodes;
         let tree = run.tree_attack(threes, depth, &mut budget);
         self.nodes += run.nodes;
@@ -601,12 +634,12 @@ impl Run<'_> {
         self.aborted
     }
 
-    /// One pass over the empty squares near the stones.
+    /// One pass over the squares where either side makes a five, four or three.
     fn scan(&mut self, attacker_node: bool, with_threes: bool) -> Scan {
         let a = self.attacker;
         let d = a.opponent();
         let mut s = Scan::default();
-        self.board.region(self.region);
+        self.board.threat_squares(self.region);
         for &sq in self.region.iter() {
             let pa = self.board.probe(sq, a);
             let pd = self.board.probe(sq, d);

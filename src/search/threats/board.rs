@@ -2,6 +2,11 @@
 //! every side, with the [line key](super::pattern) of every cell in the four directions kept up to
 //! date on each move, so "what does a stone here do" is four table lookups.
 //!
+//! Each empty cell also keeps its four table entries for both colours (refreshed only along the
+//! lines a move touches: one lookup per colour per touched cell) and a one-word summary, and each
+//! colour has a bit set of the empty cells where its stone would make a five, a four or a three —
+//! so finding every threat on the board walks those few cells instead of the whole board.
+//!
 //! The Zobrist hash is kept with the game's own keys and the same update rule as
 //! [`Gomoku`](crate::game::gomoku::Gomoku) (stone key XOR side key per move), so a position reached
 //! here hashes exactly as the game would hash it. [`Board::pass`] toggles only the side key, which
@@ -34,6 +39,12 @@ pub struct Board {
     played: Vec<(Sq, Option<[usize; 4]>)>,
     /// Bounding box of all stones: min x, min y, max x, max y (board coordinates).
     bbox: Option<[usize; 4]>,
+    /// Table entries per colour, direction and square (0 on stones and walls).
+    entries: [[Vec<u16>; 4]; 2],
+    /// Per colour and square: the sum of the [`contribution`]s of its four entries.
+    summary: [Vec<u16>; 2],
+    /// Per colour: bit `sq` set when its stone on the empty `sq` makes a five, four or three.
+    threats: [Vec<u64>; 2],
 }
 
 impl Board {
@@ -70,7 +81,8 @@ impl Board {
                 }
             }
         }
-        Board {
+        let squares = stride * stride;
+        let mut board = Board {
             size,
             stride,
             rule: game.rule(),
@@ -83,6 +95,78 @@ impl Board {
             side: game.side_to_move(),
             played: Vec::new(),
             bbox,
+            entries: std::array::from_fn(|_| std::array::from_fn(|_| vec![0; squares])),
+            summary: std::array::from_fn(|_| vec![0; squares]),
+            threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
+        };
+        for y in 0..size {
+            for x in 0..size {
+                let p = (y + PAD) * stride + x + PAD;
+                if board.cells[p] == 0 {
+                    for d in 0..4 {
+                        board.refresh(p, d);
+                    }
+                }
+            }
+        }
+        board
+    }
+
+    /// Recompute the cached entries of the empty square `p` in direction `d`, and its summaries.
+    #[inline]
+    fn refresh(&mut self, p: usize, d: usize) {
+        let k = self.keys[d][p];
+        for (c, key) in [k, pattern::swap_colours(k)].into_iter().enumerate() {
+            let e = self.table.lookup(key);
+            let old = self.entries[c][d][p];
+            if e == old {
+                continue;
+            }
+            self.entries[c][d][p] = e;
+            let v = self.summary[c][p] - contribution(old) + contribution(e);
+            self.summary[c][p] = v;
+            let (w, b) = (p / 64, 1u64 << (p % 64));
+            if v != 0 {
+                self.threats[c][w] |= b;
+            } else {
+                self.threats[c][w] &= !b;
+            }
+        }
+    }
+
+    /// Clear the caches of `p` (a stone was put there).
+    #[inline]
+    fn clear(&mut self, p: usize) {
+        for c in 0..2 {
+            for d in 0..4 {
+                self.entries[c][d][p] = 0;
+            }
+            self.summary[c][p] = 0;
+            self.threats[c][p / 64] &= !(1u64 << (p % 64));
+        }
+    }
+
+    /// Squares where a stone of either colour makes a five, a four or a three, in square order.
+    pub fn threat_squares(&self, out: &mut Vec<Sq>) {
+        out.clear();
+        for (w, (a, b)) in self.threats[0].iter().zip(&self.threats[1]).enumerate() {
+            let mut bits = a | b;
+            while bits != 0 {
+                out.push((w * 64 + bits.trailing_zeros() as usize) as Sq);
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    /// Squares where a stone of `side` makes a five, a four or a three, in square order.
+    pub fn threat_squares_of(&self, side: Side, out: &mut Vec<Sq>) {
+        out.clear();
+        for (w, &word) in self.threats[side.index()].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push((w * 64 + bits.trailing_zeros() as usize) as Sq);
+                bits &= bits - 1;
+            }
         }
     }
 
@@ -144,13 +228,17 @@ impl Board {
         };
         let p = sq as usize;
         self.cells[p] = code as u8;
-        for (d, &step) in self.steps.iter().enumerate() {
+        for (d, step) in self.steps.into_iter().enumerate() {
             for off in (-5..=-1).chain(1..=5) {
                 // `p` sits at offset `off` of the cell `p - off * step`
                 let q = (p as isize - off as isize * step) as usize;
                 self.keys[d][q] |= code << (2 * pattern::slot(off));
+                if self.cells[q] == 0 && (off.abs() < 5 || self.rule == Rule::Exact5) {
+                    self.refresh(q, d);
+                }
             }
         }
+        self.clear(p);
         let cell = self.cell_of(sq);
         self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
         self.played.push((sq, self.bbox));
@@ -166,11 +254,17 @@ impl Board {
         self.side = self.side.opponent();
         let p = sq as usize;
         self.cells[p] = 0;
-        for (d, &step) in self.steps.iter().enumerate() {
+        for (d, step) in self.steps.into_iter().enumerate() {
             for off in (-5..=-1).chain(1..=5) {
                 let q = (p as isize - off as isize * step) as usize;
                 self.keys[d][q] &= !(3 << (2 * pattern::slot(off)));
+                if self.cells[q] == 0 && (off.abs() < 5 || self.rule == Rule::Exact5) {
+                    self.refresh(q, d);
+                }
             }
+        }
+        for d in 0..4 {
+            self.refresh(p, d);
         }
         let cell = self.cell_of(sq);
         self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
@@ -183,36 +277,16 @@ impl Board {
         self.hash ^= self.zobrist.side;
     }
 
-    /// The table entry of a stone of `side` on `sq` along direction `d`.
+    /// The table entry of a stone of `side` on the empty `sq` along direction `d`.
     #[inline]
     pub fn entry(&self, sq: Sq, side: Side, d: usize) -> u16 {
-        let k = self.keys[d][sq as usize];
-        let k = match side {
-            Side::Black => k,
-            Side::White => pattern::swap_colours(k),
-        };
-        self.table.lookup(k)
+        self.entries[side.index()][d][sq as usize]
     }
 
     /// What a stone of `side` on the empty `sq` makes: summed over the four directions.
     #[inline]
     pub fn probe(&self, sq: Sq, side: Side) -> Probe {
-        let mut p = Probe::default();
-        for d in 0..4 {
-            let e = self.entry(sq, side, d);
-            if e & FIVE != 0 {
-                p.five = true;
-            }
-            let n = (e & FIVE_POINTS).count_ones() as u8;
-            if n > 0 {
-                p.four_lines += 1;
-                p.five_points += n;
-            }
-            if e & THREE != 0 {
-                p.three_lines += 1;
-            }
-        }
-        p
+        Probe::unpack(self.summary[side.index()][sq as usize])
     }
 
     /// The five points a stone of `side` on `sq` would create (cells where the next stone wins).
@@ -253,25 +327,27 @@ impl Board {
         }
     }
 
+    /// Whether `side` has a move that makes a four (or five).
+    pub fn has_four(&self, side: Side) -> bool {
+        self.first_square(side, |p| p.five || p.five_points > 0)
+            .is_some()
+    }
+
     /// A five point of `side` (a square where its stone completes a winning row), if any.
     pub fn probe_five(&self, side: Side) -> Option<Sq> {
-        let n = self.size;
-        let [x0, y0, x1, y1] = self.bbox?;
-        let (x0, y0, x1, y1) = (
-            x0.saturating_sub(4),
-            y0.saturating_sub(4),
-            (x1 + 4).min(n - 1),
-            (y1 + 4).min(n - 1),
-        );
-        for y in y0..=y1 {
-            let row = (y + PAD) * self.stride + PAD;
-            for x in x0..=x1 {
-                let sq = (row + x) as Sq;
-                if self.cells[sq as usize] == 0
-                    && (0..4).any(|d| self.entry(sq, side, d) & FIVE != 0)
-                {
-                    return Some(sq);
+        self.first_square(side, |p| p.five)
+    }
+
+    fn first_square(&self, side: Side, want: impl Fn(Probe) -> bool) -> Option<Sq> {
+        let c = side.index();
+        for (w, &word) in self.threats[c].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                if want(Probe::unpack(self.summary[c][p])) {
+                    return Some(p as Sq);
                 }
+                bits &= bits - 1;
             }
         }
         None
@@ -298,6 +374,29 @@ pub struct Probe {
     pub four_lines: u8,
     /// Directions in which it makes a three.
     pub three_lines: u8,
+}
+
+/// What one direction's table entry adds to a square's summary, in fields that cannot overflow
+/// when four are summed: bits 0–2 fives, 3–8 five points, 9–11 four lines, 12–14 three lines.
+#[inline]
+fn contribution(e: u16) -> u16 {
+    let points = (e & FIVE_POINTS).count_ones() as u16;
+    u16::from(e & FIVE != 0)
+        | points << 3
+        | u16::from(points > 0) << 9
+        | u16::from(e & THREE != 0) << 12
+}
+
+impl Probe {
+    #[inline]
+    fn unpack(v: u16) -> Probe {
+        Probe {
+            five: v & 7 != 0,
+            five_points: ((v >> 3) & 63) as u8,
+            four_lines: ((v >> 9) & 7) as u8,
+            three_lines: ((v >> 12) & 7) as u8,
+        }
+    }
 }
 
 fn grow(bbox: Option<[usize; 4]>, x: usize, y: usize) -> [usize; 4] {
