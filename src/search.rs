@@ -132,6 +132,22 @@ pub struct Forced {
     pub nodes: u64,
 }
 
+/// What a game's analysis of the root (Gomoku: the threat search against the opponent's threats)
+/// says before the alpha-beta search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootHint {
+    /// Nothing to add: search as usual.
+    None,
+    /// The result is proven: play `best`; `score` is `±(WIN − plies)` for the side to move.
+    Decided {
+        best: Move,
+        score: i32,
+        pv: Vec<Move>,
+    },
+    /// These root moves are proven to lose: search the others (all, if every candidate is here).
+    Exclude(Vec<Move>),
+}
+
 /// What a game supplies to the generic search: a fast board of its own to search on.
 pub trait Searchable: Game {
     type Board: Board;
@@ -196,6 +212,24 @@ pub trait Board: Send {
     /// Turn on symmetry keys: keep the eight symmetric hashes incrementally and use the smallest
     /// as the table key ([`Board::tt_key`]), mapping stored moves through the transform.
     fn enable_symmetry(&mut self);
+
+    /// Switch off the game's own exact answers on this board (see [`Searcher::set_exact_hook`]),
+    /// e.g. Gomoku's threat-based move generation. Default: nothing to switch.
+    fn disable_exact_answers(&mut self) {}
+
+    /// Analyse the root before iterative deepening, given the candidate moves the search would
+    /// try (within the search's limits, which the time spent here counts against); `nodes` grows
+    /// by the work done. Only the main thread asks, and only with exact answers on. Default:
+    /// nothing.
+    fn root_hint(
+        &mut self,
+        _candidates: &[Move],
+        _limits: &Limits,
+        _stop: &AtomicBool,
+        _nodes: &mut u64,
+    ) -> RootHint {
+        RootHint::None
+    }
 
     /// The key under which this position is stored in the table: the hash, or with symmetry
     /// keys on, the smallest of the eight symmetric hashes.
@@ -370,7 +404,9 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// Let the game answer exactly: nodes through [`Board::exact_hook`] (the Othello endgame
-    /// solver) and the root through [`Searchable::forced_win`] (the Gomoku threat search).
+    /// solver), the root through [`Searchable::forced_win`] and [`Board::root_hint`], and the
+    /// moves through the game's own rules ([`Board::disable_exact_answers`]) — for Gomoku, the
+    /// threat search.
     /// Default on; off to test (or to play against) the alpha-beta search alone.
     pub fn set_exact_hook(&mut self, on: bool) {
         self.exact_hook = on;
@@ -514,6 +550,9 @@ impl<G: Searchable> Searcher<G> {
         if self.symmetry {
             g.enable_symmetry();
         }
+        if !self.exact_hook {
+            g.disable_exact_answers();
+        }
         let g = &mut g;
         let max_depth = limits
             .depth
@@ -556,6 +595,24 @@ impl<G: Searchable> Searcher<G> {
                 run.best.raw_score = score;
                 run.best.exact = true;
                 return self.finish(&mut run);
+            }
+            let candidates: Vec<Move> = root.iter().map(|s| s.mv).collect();
+            match g.root_hint(&candidates, limits, stop, &mut self.nodes) {
+                RootHint::None => {}
+                RootHint::Decided { best, score, pv } => {
+                    run.best.depth = 1;
+                    run.best.best = Some(best);
+                    run.best.pv = pv;
+                    run.best.score = <G::Board as Board>::display_score(score);
+                    run.best.raw_score = score;
+                    run.best.exact = true;
+                    return self.finish(&mut run);
+                }
+                RootHint::Exclude(losing) => {
+                    if root.iter().any(|s| !losing.contains(&s.mv)) {
+                        root.retain(|s| !losing.contains(&s.mv));
+                    }
+                }
             }
         }
         root.sort_by_key(|s| std::cmp::Reverse(s.score));

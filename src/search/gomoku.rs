@@ -19,8 +19,10 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::threats::board::Board as ThreatBoard;
+use super::threats::hooks;
 use super::threats::{Status, ThreatLimits, ThreatSearcher};
-use super::{Board, Forced, Gen, Scored, WIN};
+use super::{Board, Forced, Gen, Limits, RootHint, Scored, WIN};
 use crate::game::Cell;
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
 use crate::game::symmetry::SymmetryTracker;
@@ -149,6 +151,16 @@ pub struct GomokuBoard {
     hash: u64,
     /// The eight symmetric hashes, when symmetry keys are on.
     sym: Option<Box<SymmetryTracker>>,
+    /// Per side, a bit per window holding three of its stones and none of the other colour's:
+    /// the only windows where one more stone makes a four (see [`GomokuBoard::forced_defences`]).
+    threes: [Vec<u64>; 2],
+    /// The threat search's board (`None` with the game's exact answers off), brought up to
+    /// `path` only when it is needed ([`GomokuBoard::threat_board`]), not on every move.
+    threats: Option<Box<ThreatBoard>>,
+    /// Cells played since this board was made.
+    path: Vec<u16>,
+    /// Scratch list for the forced defences.
+    defences: Vec<Move>,
 }
 
 impl std::fmt::Debug for GomokuBoard {
@@ -181,6 +193,13 @@ impl GomokuBoard {
             side: game.side_to_move().index(),
             hash: game.hash(),
             sym: None,
+            threes: [
+                vec![0; geo.windows.len().div_ceil(64)],
+                vec![0; geo.windows.len().div_ceil(64)],
+            ],
+            threats: Some(Box::new(ThreatBoard::from_game(game))),
+            path: Vec::with_capacity(128),
+            defences: Vec::new(),
         };
         for (c, cell) in game.cells().iter().enumerate() {
             if let Some(s) = cell.side() {
@@ -215,6 +234,16 @@ impl GomokuBoard {
             self.counts[w][s] += 1;
         } else {
             self.counts[w][s] -= 1;
+        }
+        // three of one colour and none of the other: a window one stone short of a four
+        let [nb, nw] = self.counts[w];
+        let bit = 1u64 << (w % 64);
+        for (side, own, other) in [(0, nb, nw), (1, nw, nb)] {
+            if own == 3 && other == 0 {
+                self.threes[side][w / 64] |= bit;
+            } else {
+                self.threes[side][w / 64] &= !bit;
+            }
         }
         if ko == 0 {
             // Live for `s` before and after: its count moves by one.
@@ -311,6 +340,82 @@ impl GomokuBoard {
     pub fn points(&self) -> [i32; 2] {
         self.points
     }
+
+    /// The moves that do not lose at once when the opponent of the side to move has a square
+    /// that would give it two five points (an open four, or two fours): those squares, the five
+    /// points they would make, and the side to move's own fours. False (and `out` empty) when the
+    /// opponent has no such square. Called after the forced rules: neither side has a five point.
+    ///
+    /// Any other move loses: it makes no five point, so the opponent plays such a square and has
+    /// two five points against none. A stone on `e` makes `f` a five point exactly when some
+    /// window holds both, three of the opponent's stones and none of ours (and, under exact5, no
+    /// stone of the opponent just beyond it), so the three-stone windows are all that is needed.
+    /// The threat search computes the same set on its own board
+    /// ([`hooks::forced_defences`]); a test checks they agree.
+    fn forced_defences(&self, out: &mut Vec<Move>) -> bool {
+        out.clear();
+        let them = 1 - self.side;
+        // (square, five point it makes) for every three-stone window of theirs
+        let mut pairs: Vec<(u16, u16)> = Vec::new();
+        self.for_each_three(them, |e, f| pairs.push((e, f)));
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut squares: Vec<u16> = Vec::new();
+        for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+            if run.len() >= 2 {
+                squares.push(run[0].0);
+                squares.extend(run.iter().map(|&(_, f)| f));
+            }
+        }
+        if squares.is_empty() {
+            return false;
+        }
+        self.for_each_three(self.side, |e, _| squares.push(e));
+        squares.sort_unstable();
+        squares.dedup();
+        out.extend(squares.into_iter().map(|c| Move::at(c as usize)));
+        true
+    }
+
+    /// For each window holding three stones of side `s` and none of the other's (and that would
+    /// be a real five, exact5 refusing overlines): both orders of its two empty cells, as
+    /// (square to play, five point it makes).
+    fn for_each_three(&self, s: usize, mut f: impl FnMut(u16, u16)) {
+        for (i, &word) in self.threes[s].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let w = i * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.rule == Rule::Exact5 && self.overline(w, s) {
+                    continue;
+                }
+                let mut empty = self.geo.windows[w]
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.cells[c as usize] == 0);
+                if let (Some(a), Some(b)) = (empty.next(), empty.next()) {
+                    f(a, b);
+                    f(b, a);
+                }
+            }
+        }
+    }
+
+    /// The threat board brought to this position (undoing and replaying only where its moves
+    /// and `path` differ), if the threat search is on.
+    fn threat_board(&mut self) -> Option<&mut ThreatBoard> {
+        let t = self.threats.as_mut()?;
+        let common = (0..t.played().min(self.path.len()))
+            .take_while(|&i| t.cell_of(t.played_at(i)) == self.path[i] as usize)
+            .count();
+        while t.played() > common {
+            t.undo();
+        }
+        for &c in &self.path[common..] {
+            t.play(t.sq_of(c as usize));
+        }
+        Some(t)
+    }
 }
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
@@ -402,6 +507,7 @@ impl Board for GomokuBoard {
         });
         self.place(c, self.side);
         self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        self.path.push(c as u16);
         if let Some(sym) = &mut self.sym {
             sym.push();
             sym.place(c, self.side);
@@ -418,6 +524,7 @@ impl Board for GomokuBoard {
         self.stones -= 1;
         self.remove(c, self.side);
         self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        self.path.pop();
         if let Some(sym) = &mut self.sym {
             sym.pop();
         }
@@ -465,7 +572,20 @@ impl Board for GomokuBoard {
             }
             return Gen::Moves;
         }
+        let mut defences = std::mem::take(&mut self.defences);
+        let forced = self.threats.is_some()
+            && hooks::defences_enabled()
+            && self.forced_defences(&mut defences);
+        self.defences = defences;
         let (attack, defend) = (&self.value[me], &self.value[them]);
+        if forced {
+            // The opponent threatens two five points: only these moves do not lose at once.
+            out.extend(self.defences.iter().map(|&mv| Scored {
+                mv,
+                score: mv.cell().map_or(0, |c| attack[c] + defend[c] * 7 / 10),
+            }));
+            return Gen::Moves;
+        }
         for c in 0..self.cells.len() {
             if self.near[c] != 0 && self.cells[c] == 0 {
                 out.push(Scored {
@@ -492,7 +612,35 @@ impl Board for GomokuBoard {
         if self.wins(them).1 >= 2 {
             return -(WIN - ply as i32 - 2);
         }
+        if self.threats.is_some()
+            && hooks::leaf_enabled()
+            && let Some(win) = self.threat_board().and_then(|t| hooks::leaf_win(t, ply))
+        {
+            return win;
+        }
         (self.points[me] * 5 / 4 - self.points[them]).clamp(-CAP, CAP)
+    }
+
+    fn disable_exact_answers(&mut self) {
+        self.threats = None;
+    }
+
+    /// The threat search against the opponent's threats at the root: replies that lose to a
+    /// threat win are left out, a position where every reply loses is decided (see [`hooks`]).
+    fn root_hint(
+        &mut self,
+        candidates: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> RootHint {
+        if self.winner.is_some() {
+            return RootHint::None;
+        }
+        match self.threat_board() {
+            Some(t) => hooks::root_hint(t, candidates, limits, stop, nodes),
+            None => RootHint::None,
+        }
     }
 }
 
@@ -550,6 +698,26 @@ mod tests {
             assert_eq!(b.value, fresh.value);
             assert_eq!(b.near, fresh.near);
             assert_eq!(b.winner.is_some(), g.outcome().is_some());
+            assert_eq!(b.threes, fresh.threes);
+            // the threat board follows, and the forced defences agree with its own account
+            let mut fresh = fresh;
+            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+            let forced = b.forced_defences(&mut mine);
+            let over = b.winner.is_some();
+            let (t, ft) = (b.threat_board().unwrap(), fresh.threat_board().unwrap());
+            assert_eq!(t.hash(), g.hash());
+            for c in 0..g.size() * g.size() {
+                for side in [crate::game::Side::Black, crate::game::Side::White] {
+                    assert_eq!(t.probe(t.sq_of(c), side), ft.probe(ft.sq_of(c), side));
+                }
+            }
+            if !over
+                && t.probe_five(t.side()).is_none()
+                && t.probe_five(t.side().opponent()).is_none()
+            {
+                assert_eq!(forced, hooks::forced_defences(t, &mut theirs));
+                assert_eq!(mine, theirs);
+            }
             let cells: Vec<u8> = g.cells().iter().map(|&c| code(c)).collect();
             assert_eq!(b.cells, cells);
             for s in 0..2 {

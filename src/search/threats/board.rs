@@ -115,9 +115,9 @@ impl Board {
     /// Recompute the cached entries of the empty square `p` in direction `d`, and its summaries.
     #[inline]
     fn refresh(&mut self, p: usize, d: usize) {
-        let k = self.keys[d][p];
-        for (c, key) in [k, pattern::swap_colours(k)].into_iter().enumerate() {
-            let e = self.table.lookup(key);
+        let both = self.table.lookup_both(self.keys[d][p]);
+        for c in 0..2 {
+            let e = (both >> (16 * c)) as u16;
             let old = self.entries[c][d][p];
             if e == old {
                 continue;
@@ -153,6 +153,21 @@ impl Board {
             let mut bits = a | b;
             while bits != 0 {
                 out.push((w * 64 + bits.trailing_zeros() as usize) as Sq);
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    /// Call `f` with every square where a stone of `side` makes a five, a four or a three (in
+    /// square order) and what it makes there.
+    #[inline]
+    pub fn for_each_threat_square(&self, side: Side, mut f: impl FnMut(Sq, Probe)) {
+        let c = side.index();
+        for (w, &word) in self.threats[c].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                f(p as Sq, Probe::unpack(self.summary[c][p]));
                 bits &= bits - 1;
             }
         }
@@ -214,9 +229,45 @@ impl Board {
         self.cells[sq as usize] == 0
     }
 
+    /// Stones on the board.
+    pub fn stones(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|&&c| c == BLACK as u8 || c == WHITE as u8)
+            .count()
+    }
+
+    /// Every empty square, in square order.
+    pub fn empty_squares(&self, out: &mut Vec<Sq>) {
+        out.clear();
+        for y in 0..self.size {
+            let row = (y + PAD) * self.stride + PAD;
+            out.extend(
+                (row..row + self.size)
+                    .filter(|&p| self.cells[p] == 0)
+                    .map(|p| p as Sq),
+            );
+        }
+    }
+
+    /// The `i`-th square played on this board since it was made from the game.
+    pub fn played_at(&self, i: usize) -> Sq {
+        self.played[i].0
+    }
+
     /// Stones played on this board since it was made from the game.
     pub fn played(&self) -> usize {
         self.played.len()
+    }
+
+    /// How far a stone's line keys reach: five cells for exact5 (overlines), four for freestyle
+    /// (its table never reads the ±5 slots, so they are not kept up to date).
+    #[inline]
+    fn reach(&self) -> i32 {
+        match self.rule {
+            Rule::Freestyle => 4,
+            Rule::Exact5 => 5,
+        }
     }
 
     /// The side to move puts a stone on the empty `sq`.
@@ -227,13 +278,14 @@ impl Board {
             Side::White => WHITE,
         };
         let p = sq as usize;
+        let reach = self.reach();
         self.cells[p] = code as u8;
         for (d, step) in self.steps.into_iter().enumerate() {
-            for off in (-5..=-1).chain(1..=5) {
+            for off in (-reach..=-1).chain(1..=reach) {
                 // `p` sits at offset `off` of the cell `p - off * step`
                 let q = (p as isize - off as isize * step) as usize;
                 self.keys[d][q] |= code << (2 * pattern::slot(off));
-                if self.cells[q] == 0 && (off.abs() < 5 || self.rule == Rule::Exact5) {
+                if self.cells[q] == 0 {
                     self.refresh(q, d);
                 }
             }
@@ -253,12 +305,13 @@ impl Board {
         };
         self.side = self.side.opponent();
         let p = sq as usize;
+        let reach = self.reach();
         self.cells[p] = 0;
         for (d, step) in self.steps.into_iter().enumerate() {
-            for off in (-5..=-1).chain(1..=5) {
+            for off in (-reach..=-1).chain(1..=reach) {
                 let q = (p as isize - off as isize * step) as usize;
                 self.keys[d][q] &= !(3 << (2 * pattern::slot(off)));
-                if self.cells[q] == 0 && (off.abs() < 5 || self.rule == Rule::Exact5) {
+                if self.cells[q] == 0 {
                     self.refresh(q, d);
                 }
             }

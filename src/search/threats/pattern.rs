@@ -63,6 +63,8 @@ pub fn swap_colours(key: u32) -> u32 {
 pub struct Table {
     exact: bool,
     entries: Vec<u16>,
+    /// Per key: black's entry in the low half, white's in the high half (one load for both).
+    both: Vec<u32>,
 }
 
 impl Table {
@@ -86,16 +88,33 @@ impl Table {
         }
     }
 
+    /// Black's and white's entries of `key` (black's view): black in the low 16 bits.
+    #[inline]
+    pub fn lookup_both(&self, key: u32) -> u32 {
+        if self.exact {
+            self.both[key as usize]
+        } else {
+            self.both[((key >> 2) & 0xFFFF) as usize]
+        }
+    }
+
     fn build(exact: bool) -> Table {
         let bits = if exact { 20 } else { 16 };
-        let entries = (0..1u32 << bits)
+        // Freestyle keys skip the ±5 slots; treat those cells as empty (never consulted).
+        let full = |k: u32| if exact { k } else { k << 2 };
+        let entries: Vec<u16> = (0..1u32 << bits).map(|k| analyse(full(k), exact)).collect();
+        let both = (0..1u32 << bits)
             .map(|k| {
-                // Freestyle keys skip the ±5 slots; treat those cells as empty (never consulted).
-                let key = if exact { k } else { k << 2 };
-                analyse(key, exact)
+                let white = swap_colours(full(k));
+                let white = if exact { white } else { (white >> 2) & 0xFFFF };
+                entries[k as usize] as u32 | (entries[white as usize] as u32) << 16
             })
             .collect();
-        Table { exact, entries }
+        Table {
+            exact,
+            entries,
+            both,
+        }
     }
 }
 
