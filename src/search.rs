@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use ahash::AHashMap;
 
+use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Game, GameKind, Move};
 use crate::tt::{Bound, Entry, Table, TtCounters, TtStats, size_class};
 
@@ -231,20 +232,24 @@ pub trait Board: Send {
         RootHint::None
     }
 
+    /// The symmetry tracker that [`Board::enable_symmetry`] switched on, if any.
+    fn symmetry(&self) -> Option<&SymmetryTracker>;
+
     /// The key under which this position is stored in the table: the hash, or with symmetry
     /// keys on, the smallest of the eight symmetric hashes.
+    #[inline]
     fn tt_key(&self) -> u64 {
-        self.hash()
+        self.symmetry().map_or_else(|| self.hash(), |s| s.key())
     }
 
     /// A move into the orientation the table key stands for (identity without symmetry keys).
     fn move_to_tt(&self, mv: Move) -> Move {
-        mv
+        self.symmetry().map_or(mv, |s| s.move_to_tt(mv))
     }
 
     /// A move read from the table back into this position's orientation.
     fn move_from_tt(&self, mv: Move) -> Move {
-        mv
+        self.symmetry().map_or(mv, |s| s.move_from_tt(mv))
     }
 
     /// The deepest iteration worth running (e.g. Othello: the end of the game).

@@ -474,19 +474,8 @@ impl Board for GomokuBoard {
     }
 
     #[inline]
-    fn tt_key(&self) -> u64 {
-        match &self.sym {
-            Some(s) => s.key(),
-            None => self.hash,
-        }
-    }
-
-    fn move_to_tt(&self, mv: Move) -> Move {
-        self.sym.as_ref().map_or(mv, |s| s.move_to_tt(mv))
-    }
-
-    fn move_from_tt(&self, mv: Move) -> Move {
-        self.sym.as_ref().map_or(mv, |s| s.move_from_tt(mv))
+    fn symmetry(&self) -> Option<&SymmetryTracker> {
+        self.sym.as_deref()
     }
 
     #[inline]
