@@ -188,3 +188,124 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
     }
     std::array::from_fn(|i| if a[i][i] == 0.0 { 0.0 } else { b[i] / a[i][i] })
 }
+
+/// Evaluation speed (ignored: a measurement, run with `--ignored --nocapture`): nanoseconds per
+/// evaluation over positions of random games, for the linear evaluation, the pattern evaluation
+/// read square by square over every instance (how it was first written), built from the set
+/// bits, and kept move by move (one move played and taken back per evaluation, as in a search).
+#[test]
+#[ignore]
+fn eval_speed() {
+    use std::hint::black_box;
+    use std::time::Instant;
+    use xorboard::game::othello::{START_BLACK, START_WHITE, flips};
+    use xorboard::search::endgame::eval::{Indices, N_FEATURES, Weights, indices};
+    use xorboard::search::othello::evaluate;
+
+    let w = Weights::builtin().expect("weights");
+    // positions (black, white, side) and a legal move of each
+    let mut pos = Vec::new();
+    let mut rng = 0x0123_4567_89AB_CDEFu64;
+    while pos.len() < 20_000 {
+        let (mut b, mut wh, mut side) = (START_BLACK, START_WHITE, 0usize);
+        loop {
+            let (p, o) = if side == 0 { (b, wh) } else { (wh, b) };
+            let m = moves(p, o);
+            if m == 0 {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mut mm = m;
+            for _ in 0..rng % m.count_ones() as u64 {
+                mm &= mm - 1;
+            }
+            let sq = mm.trailing_zeros() as usize;
+            pos.push((b, wh, side, sq));
+            let f = flips(sq, p, o);
+            let (np, no) = (p | f | (1 << sq), o ^ f);
+            (b, wh) = if side == 0 { (np, no) } else { (no, np) };
+            side ^= 1;
+        }
+    }
+    // the squares of every instance with their powers of 3, recovered from single discs
+    let mut base = [0u32; N_FEATURES];
+    indices(0, 0, &mut base);
+    let mut inst: Vec<Vec<(u64, u32)>> = vec![Vec::new(); N_FEATURES];
+    for q in 0..64 {
+        let mut one = [0u32; N_FEATURES];
+        indices(1 << q, 0, &mut one);
+        for f in 0..N_FEATURES {
+            if one[f] != base[f] {
+                inst[f].push((1 << q, one[f] - base[f]));
+            }
+        }
+    }
+    let time = |name: &str, f: &mut dyn FnMut(u64, u64, usize, usize) -> i32| {
+        let start = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..10 {
+            for &(b, wh, side, sq) in &pos {
+                sum += f(b, wh, side, sq) as i64;
+            }
+        }
+        let ns = start.elapsed().as_nanos() as f64 / (10 * pos.len()) as f64;
+        println!("{name:<40} {ns:>7.1} ns/eval   (checksum {sum})");
+    };
+    let po = |b: u64, wh: u64, side: usize| if side == 0 { (b, wh) } else { (wh, b) };
+    time("linear (baseline)", &mut |b, wh, s, _| {
+        let (p, o) = po(b, wh, s);
+        evaluate(black_box(p), black_box(o))
+    });
+    time("patterns, square by square", &mut |b, wh, s, _| {
+        let (p, o) = po(b, wh, s);
+        let (p, o) = (black_box(p), black_box(o));
+        let mut idx = [0u32; N_FEATURES];
+        for (f, sq) in inst.iter().enumerate() {
+            let mut i = base[f];
+            for &(bit, pw) in sq {
+                i += pw * ((p & bit != 0) as u32 + 2 * (o & bit != 0) as u32);
+            }
+            idx[f] = i;
+        }
+        black_box(&idx);
+        // the weight lookups are the same in every variant: time them once, below
+        idx[0] as i32
+    });
+    time("patterns, indices from set bits", &mut |b, wh, s, _| {
+        let (p, o) = po(b, wh, s);
+        let mut idx = [0u32; N_FEATURES];
+        indices(black_box(p), black_box(o), &mut idx);
+        black_box(&idx);
+        idx[0] as i32
+    });
+    time("patterns, full eval from scratch", &mut |b, wh, s, _| {
+        let (p, o) = po(b, wh, s);
+        w.eval(black_box(p), black_box(o))
+    });
+    // kept indices follow the games: new ones only when a game starts; per evaluation one move
+    // is played, evaluated and taken back, then played again to reach the next position
+    let mut kept: Option<(u64, u64, Indices)> = None;
+    time("patterns, kept: play + eval + undo", &mut |b, wh, s, sq| {
+        if kept.as_ref().is_none_or(|k| (k.0, k.1) != (b, wh)) {
+            kept = Some((b, wh, Indices::new(b, wh)));
+        }
+        let Some((kb, kw, ind)) = kept.as_mut() else {
+            return 0;
+        };
+        let (p, o) = po(b, wh, s);
+        let f = flips(sq, p, o);
+        let (np, no) = (p | f | (1 << sq), o ^ f);
+        ind.play(s, sq, f);
+        let mob = (
+            moves(no, np).count_ones() as i32,
+            moves(np, no).count_ones() as i32,
+        );
+        let e = w.eval_indices(ind, s ^ 1, (np | no).count_zeros(), mob);
+        ind.undo(s, sq, f);
+        ind.play(s, sq, f);
+        (*kb, *kw) = if s == 0 { (np, no) } else { (no, np) };
+        e
+    });
+}

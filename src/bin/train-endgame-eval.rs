@@ -23,8 +23,17 @@ use std::sync::atomic::AtomicBool;
 
 use xorboard::game::othello::{START_BLACK, START_WHITE, flips, moves};
 use xorboard::search::endgame::eval::{
-    self, N_BANDS, N_EXTRA, N_SHAPES, SCALE, Weights, band, features, layout,
+    self, LEGACY_TOPS, N_EXTRA, N_SHAPES, SCALE, Weights, features, layout,
 };
+
+const N_BANDS: usize = LEGACY_TOPS.len();
+
+fn band(empties: u32) -> usize {
+    LEGACY_TOPS
+        .iter()
+        .position(|&t| empties <= t as u32)
+        .unwrap_or(N_BANDS - 1)
+}
 use xorboard::search::endgame::{SolveLimits, Solver};
 
 struct Rng(u64);

@@ -1,6 +1,14 @@
-//! Othello for the generic search: move generation with fastest-first ordering and a static
-//! evaluation in centi-discs (mobility, potential mobility, corners, X- and C-squares, stable
-//! edge discs, parity), exact disc difference once the game is over.
+//! Othello for the generic search: move generation with move ordering and a static evaluation
+//! in centi-discs, exact disc difference once the game is over.
+//!
+//! The evaluation is the trained pattern evaluation of [`crate::search::endgame::eval`] (its
+//! table indices kept move by move on the search board), and moves are ordered by the
+//! evaluation of the position they lead to away from the leaves. The "Engine" issue's engine
+//! stays available as a baseline: a board whose exact answers are switched off
+//! ([`Board::disable_exact_answers`], what `selfplay --b-baseline` and the plain-search tests
+//! do) evaluates with the linear evaluation [`evaluate`] (mobility, potential mobility,
+//! corners, X- and C-squares, stable edge discs, parity; fitted weights) and orders moves the
+//! old way (square values, fastest first), and the search does not call the endgame solver.
 //!
 //! The seam for an exact endgame solver is [`Searchable::exact_hook`]; it is the only place an
 //! Othello solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
@@ -9,6 +17,7 @@ use super::{Board, Gen, Scored};
 use crate::game::othello::{Othello, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
+use crate::search::endgame::eval::{Indices, SCALE, Weights};
 use crate::search::endgame::{SolveLimits, Solver};
 use crate::zobrist::Keys;
 use std::sync::atomic::AtomicBool;
@@ -176,6 +185,25 @@ pub fn evaluate(p: u64, o: u64) -> i32 {
     score.clamp(-63 * DISC, 63 * DISC)
 }
 
+/// 1/64 disc (the pattern weights' unit) to centi-discs, within ±63 discs.
+#[inline]
+fn to_centi(e: i32) -> i32 {
+    (e * DISC / SCALE).clamp(-63 * DISC, 63 * DISC)
+}
+
+/// The pattern evaluation of `(p, o)` for the player `p` to move in centi-discs, computed from
+/// scratch (the search board keeps its indices instead); the exact result when the game is
+/// over; the linear [`evaluate`] if the weight file did not load.
+pub fn pattern_evaluate(p: u64, o: u64) -> i32 {
+    if moves(p, o) | moves(o, p) == 0 {
+        return final_score(p, o);
+    }
+    match Weights::builtin() {
+        Some(w) => to_centi(w.eval(p, o)),
+        None => evaluate(p, o),
+    }
+}
+
 /// Feature weights (centi-discs per unit) by bucket of empties, fitted by ridge least squares
 /// to the exact final results of 2,500 engine games from XOT openings (129,000 positions; the
 /// games solved exactly from 18 empties): `tests/search_eval_fit.rs` regenerates them. The two
@@ -265,6 +293,9 @@ pub fn fast_flips(sq: usize, p: u64, o: u64) -> u64 {
     f
 }
 
+/// From this remaining depth on, moves are ordered by the pattern evaluation of their result.
+pub const ORDER_EVAL_DEPTH: i32 = 3;
+
 /// Nodes with at most this many empties, searched to the end anyway, go to the exact solver.
 pub const SOLVER_EMPTIES: u32 = 16;
 /// The solver's table (MiB), made on first use.
@@ -284,6 +315,9 @@ pub struct OthelloBoard {
     /// The eight symmetric hashes, when symmetry keys are on.
     sym: Option<Box<SymmetryTracker>>,
     solver: Option<Box<Solver>>,
+    /// The pattern evaluation and its indices, kept move by move; `None` on a baseline board
+    /// (linear evaluation).
+    pattern: Option<(&'static Weights, Box<Indices>)>,
 }
 
 impl std::fmt::Debug for OthelloBoard {
@@ -309,7 +343,20 @@ impl OthelloBoard {
             stack: Vec::with_capacity(128),
             sym: None,
             solver: None,
+            pattern: Weights::builtin().map(|w| {
+                let (black, white) = if game.side_to_move().index() == 0 {
+                    (p, o)
+                } else {
+                    (o, p)
+                };
+                (w, Box::new(Indices::new(black, white)))
+            }),
         }
+    }
+
+    /// Whether this board evaluates with the pattern evaluation (else the linear baseline).
+    pub fn uses_patterns(&self) -> bool {
+        self.pattern.is_some()
     }
 
     /// (side to move's discs, opponent's discs).
@@ -395,6 +442,9 @@ impl Board for OthelloBoard {
                 }
                 sym.toggle_side();
             }
+            if let Some((_, ind)) = &mut self.pattern {
+                ind.play(self.side, sq, f);
+            }
             let np = self.p | f | (1 << sq);
             self.p = self.o ^ f;
             self.o = np;
@@ -414,6 +464,13 @@ impl Board for OthelloBoard {
         if let Some((p, o, h)) = self.stack.pop() {
             if let Some(sym) = &mut self.sym {
                 sym.pop();
+            }
+            if let Some((_, ind)) = &mut self.pattern {
+                let placed = (self.p | self.o) & !(p | o);
+                if placed != 0 {
+                    // the mover's opponent now holds its old discs minus the flipped ones
+                    ind.undo(self.side ^ 1, placed.trailing_zeros() as usize, o ^ self.p);
+                }
             }
             self.p = p;
             self.o = o;
@@ -444,6 +501,34 @@ impl Board for OthelloBoard {
             });
             return Gen::Moves;
         }
+        if let Some((w, ind)) = &mut self.pattern
+            && depth >= ORDER_EVAL_DEPTH
+        {
+            // Order by the evaluation of the position each move leads to.
+            let (w, side) = (*w, self.side);
+            let n = (p | o).count_zeros() - 1;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = fast_flips(sq, p, o);
+                let (np, no) = (p | f | (1 << sq), o ^ f);
+                let (om, pm) = (moves(no, np), moves(np, no));
+                let child = if om | pm == 0 {
+                    final_score(no, np)
+                } else {
+                    ind.play(side, sq, f);
+                    let mobility = (om.count_ones() as i32, pm.count_ones() as i32);
+                    let e = to_centi(w.eval_indices(ind, side ^ 1, n, mobility));
+                    ind.undo(side, sq, f);
+                    e
+                };
+                out.push(Scored {
+                    mv: Move::at(sq),
+                    score: -child,
+                });
+            }
+            return Gen::Moves;
+        }
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -466,7 +551,22 @@ impl Board for OthelloBoard {
 
     #[inline]
     fn evaluate(&mut self, _ply: usize) -> i32 {
-        evaluate(self.p, self.o)
+        let (p, o) = (self.p, self.o);
+        let Some((w, ind)) = &self.pattern else {
+            return evaluate(p, o);
+        };
+        let (mp, mo) = (moves(p, o), moves(o, p));
+        if mp | mo == 0 {
+            return final_score(p, o);
+        }
+        let mobility = (mp.count_ones() as i32, mo.count_ones() as i32);
+        to_centi(w.eval_indices(ind, self.side, (p | o).count_zeros(), mobility))
+    }
+
+    /// The "Engine" issue's engine: linear evaluation and its move ordering (the search no
+    /// longer calls [`Board::exact_hook`] either).
+    fn disable_exact_answers(&mut self) {
+        self.pattern = None;
     }
 
     /// Nodes the search would follow to the end anyway are solved exactly by the endgame solver

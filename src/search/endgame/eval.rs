@@ -1,14 +1,20 @@
-//! A pattern evaluation for the endgame solver's move ordering and score guesses.
+//! The trained pattern evaluation of Othello positions: the midgame engine's static evaluation
+//! (`crate::search::othello`) and the endgame solver's move ordering and score guesses.
 //!
 //! The score of a position for the side to move is a sum of table weights, one per pattern
 //! instance, plus a mobility term: eleven pattern shapes (corner 3×3, edge + X squares, corner
 //! 2×5, the second to fourth rows, and the diagonals of length 4 to 8), each taken in all eight
 //! board symmetries, so the evaluation is symmetric by construction. A pattern's index is its
-//! squares read as base-3 digits (0 empty, 1 the mover's, 2 the opponent's). The weights are fitted
-//! by least squares to exact endgame scores from the solver itself (see
-//! `src/bin/train-endgame-eval.rs`), one weight set per band of empties, and shipped in
-//! `assets/endgame-eval.bin`. It only orders moves and centres windows: the solver's results never
-//! depend on it.
+//! squares read as base-3 digits (0 empty, 1 the mover's, 2 the opponent's; the shape's first
+//! square is the lowest digit). Weights come per band of empties (the bands are stored in the
+//! weight file), fitted by `src/bin/train-endgame-eval.rs` to exact endgame scores and to
+//! search-backed labels for the earlier bands, and shipped in `assets/endgame-eval.bin`.
+//!
+//! Speed: indices are built from the set bits through a per-square table of (instance, power of
+//! 3) pairs ([`indices`]), or kept move by move in an [`Indices`] (what the midgame search does:
+//! a move updates only the instances through the placed and flipped squares).
+//!
+//! The solver only orders moves and centres windows with it: its results never depend on it.
 
 use std::sync::LazyLock;
 
@@ -104,23 +110,16 @@ const SHAPES: [&[(u8, u8)]; 11] = [
 pub const N_SHAPES: usize = SHAPES.len();
 /// Instances per shape (the eight symmetries).
 const N_SYM: usize = 8;
+/// Pattern instances: one table index each.
+pub const N_FEATURES: usize = N_SHAPES * N_SYM;
 /// Extra linear features after the patterns: the mover's and the opponent's mobility, and a bias.
 pub const N_EXTRA: usize = 3;
-/// Bands of empties with their own weights: 0–10, 11–14, 15–18, 19–22, 23–26, 27–64.
-pub const N_BANDS: usize = 6;
-
-/// Weight-set band for a number of empties.
-#[inline]
-pub fn band(empties: u32) -> usize {
-    match empties {
-        0..=10 => 0,
-        11..=14 => 1,
-        15..=18 => 2,
-        19..=22 => 3,
-        23..=26 => 4,
-        _ => 5,
-    }
-}
+/// The first trained layout's bands (highest empties of each band): 0–10, 11–14, 15–18, 19–22,
+/// 23–26, 27–64. A weight file without a header has these bands.
+pub const LEGACY_TOPS: [u8; 6] = [10, 14, 18, 22, 26, 64];
+/// Magic of a weight file with a band header: then one byte (number of bands), the top empties
+/// of each band (increasing, the last 64), then the weights.
+pub const MAGIC: &[u8; 8] = b"XBEVAL2\0";
 
 /// 3^len of each shape: the size of its weight table.
 pub fn shape_sizes() -> [usize; N_SHAPES] {
@@ -143,49 +142,83 @@ pub fn layout() -> ([usize; N_SHAPES], usize) {
     (off, total + N_EXTRA)
 }
 
-/// The squares of every instance: `INSTANCES[shape][sym]` lists board indices in shape order.
-struct Instances {
-    squares: [[[u8; 10]; N_SYM]; N_SHAPES],
-    len: [usize; N_SHAPES],
-}
-
-fn symmetry(sym: usize, (c, r): (u8, u8)) -> u8 {
+const fn symmetry(sym: usize, (c, r): (u8, u8)) -> u8 {
     let (c, r) = if sym & 4 != 0 { (r, c) } else { (c, r) };
     let c = if sym & 1 != 0 { 7 - c } else { c };
     let r = if sym & 2 != 0 { 7 - r } else { r };
     r * 8 + c
 }
 
-static INSTANCES: LazyLock<Instances> = LazyLock::new(|| {
-    let mut squares = [[[0u8; 10]; N_SYM]; N_SHAPES];
-    let mut len = [0; N_SHAPES];
-    for (i, shape) in SHAPES.iter().enumerate() {
-        len[i] = shape.len();
-        for (sym, inst) in squares[i].iter_mut().enumerate() {
-            for (k, &sq) in shape.iter().enumerate() {
-                inst[k] = symmetry(sym, sq);
+/// Most instances through one square.
+const MAX_PER_SQUARE: usize = 16;
+
+/// Per-square lists of (instance, power of 3), and each instance's table offset in a band.
+struct Tables {
+    entries: [[(u8, u16); MAX_PER_SQUARE]; 64],
+    len: [u8; 64],
+    offsets: [u32; N_FEATURES],
+}
+
+const fn tables() -> Tables {
+    let mut t = Tables {
+        entries: [[(0, 0); MAX_PER_SQUARE]; 64],
+        len: [0; 64],
+        offsets: [0; N_FEATURES],
+    };
+    let mut off = 0u32;
+    let mut s = 0;
+    while s < N_SHAPES {
+        let shape = SHAPES[s];
+        let mut y = 0;
+        while y < N_SYM {
+            let f = s * N_SYM + y;
+            t.offsets[f] = off;
+            let mut pow = 1u16;
+            let mut k = 0;
+            while k < shape.len() {
+                let q = symmetry(y, shape[k]) as usize;
+                let n = t.len[q] as usize;
+                assert!(n < MAX_PER_SQUARE);
+                t.entries[q][n] = (f as u8, pow);
+                t.len[q] += 1;
+                pow *= 3;
+                k += 1;
+            }
+            y += 1;
+        }
+        off += 3u32.pow(shape.len() as u32);
+        s += 1;
+    }
+    t
+}
+
+static TABLES: Tables = tables();
+
+/// The table indices of a position for the side to move `p` (shape offsets included).
+#[inline]
+pub fn indices(p: u64, o: u64, idx: &mut [u32; N_FEATURES]) {
+    let t = &TABLES;
+    *idx = t.offsets;
+    let mut add = |mut b: u64, digit: u32| {
+        while b != 0 {
+            let q = b.trailing_zeros() as usize;
+            b &= b - 1;
+            for &(f, pw) in &t.entries[q][..t.len[q] as usize] {
+                idx[f as usize] += digit * pw as u32;
             }
         }
-    }
-    Instances { squares, len }
-});
+    };
+    add(p, 1);
+    add(o, 2);
+}
 
 /// The feature indices of a position: one table index per (shape, symmetry), within the band
 /// layout (shape offset added), then the extra features' values.
-pub fn features(p: u64, o: u64, out: &mut [usize; N_SHAPES * N_SYM]) -> [i32; N_EXTRA] {
-    let inst = &*INSTANCES;
-    let (off, _) = layout_cached();
-    for s in 0..N_SHAPES {
-        let n = inst.len[s];
-        for y in 0..N_SYM {
-            let sq = &inst.squares[s][y];
-            let mut idx = 0usize;
-            for &q in sq[..n].iter().rev() {
-                let b = 1u64 << q;
-                idx = idx * 3 + ((p & b != 0) as usize) + 2 * ((o & b != 0) as usize);
-            }
-            out[s * N_SYM + y] = off[s] + idx;
-        }
+pub fn features(p: u64, o: u64, out: &mut [usize; N_FEATURES]) -> [i32; N_EXTRA] {
+    let mut idx = [0u32; N_FEATURES];
+    indices(p, o, &mut idx);
+    for (o, &i) in out.iter_mut().zip(&idx) {
+        *o = i as usize;
     }
     [
         super::bits::moves(p, o).count_ones() as i32,
@@ -194,16 +227,81 @@ pub fn features(p: u64, o: u64, out: &mut [usize; N_SHAPES * N_SYM]) -> [i32; N_
     ]
 }
 
-static LAYOUT: LazyLock<([usize; N_SHAPES], usize)> = LazyLock::new(layout);
-
-fn layout_cached() -> &'static ([usize; N_SHAPES], usize) {
-    &LAYOUT
+/// Pattern indices kept move by move: for every instance, its index as black to move sees it
+/// (black digit 1, white 2) and as white to move sees it. A move changes only the instances
+/// through the placed and flipped squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Indices {
+    v: [[u32; 2]; N_FEATURES],
 }
 
-/// Trained weights: `N_BANDS` bands of `layout().1` values, in 1/64 disc.
+impl Indices {
+    /// The indices of a position given by its black and white discs.
+    pub fn new(black: u64, white: u64) -> Indices {
+        let mut b = [0u32; N_FEATURES];
+        let mut w = [0u32; N_FEATURES];
+        indices(black, white, &mut b);
+        indices(white, black, &mut w);
+        let mut v = [[0u32; 2]; N_FEATURES];
+        for f in 0..N_FEATURES {
+            v[f] = [b[f], w[f]];
+        }
+        Indices { v }
+    }
+
+    /// Add `pw × (d0, d1)` to both views of every instance through `q`.
+    #[inline]
+    fn update(&mut self, q: usize, d: [u32; 2]) {
+        let t = &TABLES;
+        for &(f, pw) in &t.entries[q][..t.len[q] as usize] {
+            let e = &mut self.v[f as usize];
+            e[0] = e[0].wrapping_add(d[0].wrapping_mul(pw as u32));
+            e[1] = e[1].wrapping_add(d[1].wrapping_mul(pw as u32));
+        }
+    }
+
+    /// Side `side` (0 black, 1 white) puts a disc on `sq` and flips `flipped`.
+    #[inline]
+    pub fn play(&mut self, side: usize, sq: usize, flipped: u64) {
+        // own digit 1, the other's 2; a flip turns 2 into 1 in the mover's view, 1 into 2 in
+        // the other's
+        let (place, flip) = if side == 0 {
+            ([1, 2], [u32::MAX, 1])
+        } else {
+            ([2, 1], [1, u32::MAX])
+        };
+        self.update(sq, place);
+        let mut b = flipped;
+        while b != 0 {
+            self.update(b.trailing_zeros() as usize, flip);
+            b &= b - 1;
+        }
+    }
+
+    /// Take back `play(side, sq, flipped)`.
+    #[inline]
+    pub fn undo(&mut self, side: usize, sq: usize, flipped: u64) {
+        let (place, flip) = if side == 0 {
+            ([u32::MAX, u32::MAX - 1], [1, u32::MAX])
+        } else {
+            ([u32::MAX - 1, u32::MAX], [u32::MAX, 1])
+        };
+        self.update(sq, place);
+        let mut b = flipped;
+        while b != 0 {
+            self.update(b.trailing_zeros() as usize, flip);
+            b &= b - 1;
+        }
+    }
+}
+
+/// Trained weights: one weight set of `layout().1` values per band of empties, in 1/64 disc.
+#[derive(Clone, Debug)]
 pub struct Weights {
     w: Vec<i16>,
     band_len: usize,
+    tops: Vec<u8>,
+    band_of: [u8; 65],
 }
 
 /// Fixed-point scale of the stored weights.
@@ -214,18 +312,64 @@ static WEIGHTS_FILE: &[u8] = include_bytes!("../../../assets/endgame-eval.bin");
 static WEIGHTS: LazyLock<Option<Weights>> = LazyLock::new(|| Weights::from_bytes(WEIGHTS_FILE));
 
 impl Weights {
-    /// Parse the weight file: `N_BANDS × band length` little-endian i16 values. `None` if the
-    /// file does not have that size (then the solver orders moves without the evaluation).
-    pub fn from_bytes(bytes: &[u8]) -> Option<Weights> {
-        let band_len = layout_cached().1;
-        if bytes.len() != N_BANDS * band_len * 2 {
+    /// Weights from their bands' top empties (increasing, the last 64) and the values, band
+    /// after band. `None` if the bands or the length do not fit the layout.
+    pub fn from_parts(tops: &[u8], w: Vec<i16>) -> Option<Weights> {
+        let band_len = layout().1;
+        if tops.is_empty()
+            || tops.len() > 64
+            || tops.last() != Some(&64)
+            || tops.windows(2).any(|t| t[0] >= t[1])
+            || w.len() != tops.len() * band_len
+        {
             return None;
         }
-        let w = bytes
+        let mut band_of = [0u8; 65];
+        let mut b = 0;
+        for (n, slot) in band_of.iter_mut().enumerate() {
+            while n > tops[b] as usize {
+                b += 1;
+            }
+            *slot = b as u8;
+        }
+        Some(Weights {
+            w,
+            band_len,
+            tops: tops.to_vec(),
+            band_of,
+        })
+    }
+
+    /// Parse a weight file: [`MAGIC`], the band count and tops, then little-endian i16 values;
+    /// or, without the header, the six [`LEGACY_TOPS`] bands. `None` if the file does not fit
+    /// (then the solver orders moves without the evaluation).
+    pub fn from_bytes(bytes: &[u8]) -> Option<Weights> {
+        let (tops, body): (&[u8], &[u8]) = match bytes.strip_prefix(MAGIC.as_slice()) {
+            Some(rest) => {
+                let n = *rest.first()? as usize;
+                (rest.get(1..1 + n)?, rest.get(1 + n..)?)
+            }
+            None => (&LEGACY_TOPS, bytes),
+        };
+        if body.len() % 2 != 0 {
+            return None;
+        }
+        let w = body
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        Some(Weights { w, band_len })
+        Weights::from_parts(tops, w)
+    }
+
+    /// The weight file of these weights (with the band header).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.push(self.tops.len() as u8);
+        out.extend_from_slice(&self.tops);
+        for &x in &self.w {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
     }
 
     /// The built-in weights, if the shipped file matches this layout.
@@ -233,18 +377,57 @@ impl Weights {
         WEIGHTS.as_ref()
     }
 
+    /// Top empties of each band.
+    pub fn tops(&self) -> &[u8] {
+        &self.tops
+    }
+
+    /// The band of a number of empties.
+    #[inline]
+    pub fn band(&self, empties: u32) -> usize {
+        self.band_of[empties.min(64) as usize] as usize
+    }
+
+    /// One band's weights.
+    pub fn band_weights(&self, band: usize) -> &[i16] {
+        &self.w[band * self.band_len..(band + 1) * self.band_len]
+    }
+
+    /// Score in 1/64 disc from the table indices of the side to move (`idx(f)` for instance
+    /// `f`), the number of empties and both sides' mobility.
+    #[inline]
+    fn score(&self, empties: u32, idx: impl Fn(usize) -> u32, mobility: (i32, i32)) -> i32 {
+        let w = self.band_weights(self.band(empties));
+        let mut s = 0i32;
+        for f in 0..N_FEATURES {
+            s += w[idx(f) as usize] as i32;
+        }
+        let base = self.band_len - N_EXTRA;
+        s + w[base] as i32 * mobility.0 + w[base + 1] as i32 * mobility.1 + w[base + 2] as i32
+    }
+
     /// Score in 1/64 disc for the side to move.
     pub fn eval(&self, p: u64, o: u64) -> i32 {
-        let n = 64 - (p | o).count_ones();
-        let w = &self.w[band(n) * self.band_len..(band(n) + 1) * self.band_len];
-        let mut idx = [0usize; N_SHAPES * N_SYM];
-        let extra = features(p, o, &mut idx);
-        let mut s: i32 = idx.iter().map(|&i| w[i] as i32).sum();
-        let base = self.band_len - N_EXTRA;
-        for (k, v) in extra.iter().enumerate() {
-            s += w[base + k] as i32 * v;
-        }
-        s
+        let mut idx = [0u32; N_FEATURES];
+        indices(p, o, &mut idx);
+        let mobility = (
+            super::bits::moves(p, o).count_ones() as i32,
+            super::bits::moves(o, p).count_ones() as i32,
+        );
+        self.score(64 - (p | o).count_ones(), |f| idx[f], mobility)
+    }
+
+    /// Score in 1/64 disc for `side` to move (0 black, 1 white) from kept indices, the number of
+    /// empties and the mobility of the side to move and of the other side.
+    #[inline]
+    pub fn eval_indices(
+        &self,
+        ind: &Indices,
+        side: usize,
+        empties: u32,
+        mobility: (i32, i32),
+    ) -> i32 {
+        self.score(empties, |f| ind.v[f][side], mobility)
     }
 }
 
@@ -252,20 +435,139 @@ impl Weights {
 mod tests {
     use super::*;
 
+    fn slow_indices(p: u64, o: u64) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut off = 0u32;
+        for shape in SHAPES {
+            for y in 0..N_SYM {
+                let mut idx = 0u32;
+                for &sq in shape.iter().rev() {
+                    let b = 1u64 << symmetry(y, sq);
+                    idx = idx * 3 + (p & b != 0) as u32 + 2 * (o & b != 0) as u32;
+                }
+                out.push(off + idx);
+            }
+            off += 3u32.pow(shape.len() as u32);
+        }
+        out
+    }
+
     #[test]
     fn instances_cover_their_shapes_on_the_board() {
-        let inst = &*INSTANCES;
-        for s in 0..N_SHAPES {
+        for shape in SHAPES {
             for y in 0..N_SYM {
-                let sq = &inst.squares[s][y][..inst.len[s]];
                 let mut seen = 0u64;
-                for &q in sq {
+                for &sq in shape {
+                    let q = symmetry(y, sq);
                     assert!(q < 64);
                     seen |= 1 << q;
                 }
-                assert_eq!(seen.count_ones() as usize, sq.len(), "distinct squares");
+                assert_eq!(seen.count_ones() as usize, shape.len(), "distinct squares");
             }
         }
+        let total: usize = TABLES.len.iter().map(|&n| n as usize).sum();
+        assert_eq!(total, SHAPES.iter().map(|s| s.len() * N_SYM).sum::<usize>());
+    }
+
+    /// Random positions and games: xorshift, legal moves only.
+    fn random_games(mut f: impl FnMut(u64, u64, usize, Option<(usize, u64)>)) {
+        use crate::game::othello::{START_BLACK, START_WHITE};
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..40 {
+            let (mut b, mut w, mut side) = (START_BLACK, START_WHITE, 0);
+            f(b, w, side, None);
+            loop {
+                let (p, o) = if side == 0 { (b, w) } else { (w, b) };
+                let m = super::super::bits::moves(p, o);
+                if m == 0 {
+                    if super::super::bits::moves(o, p) == 0 {
+                        break;
+                    }
+                    side ^= 1;
+                    continue;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let mut k = rng % m.count_ones() as u64;
+                let mut mm = m;
+                while k > 0 {
+                    mm &= mm - 1;
+                    k -= 1;
+                }
+                let sq = mm.trailing_zeros() as usize;
+                let fl = super::super::bits::flips(sq, p, o);
+                let (np, no) = (p | fl | (1 << sq), o ^ fl);
+                (b, w) = if side == 0 { (np, no) } else { (no, np) };
+                f(b, w, side, Some((sq, fl)));
+                side ^= 1;
+            }
+        }
+    }
+
+    #[test]
+    fn fast_and_kept_indices_match_the_square_by_square_reading() {
+        let mut kept: Option<Indices> = None;
+        let mut history: Vec<(Indices, usize, usize, u64)> = Vec::new();
+        random_games(|b, w, side, mv| {
+            let mut idx = [0u32; N_FEATURES];
+            indices(b, w, &mut idx);
+            assert_eq!(idx.to_vec(), slow_indices(b, w));
+            match (mv, kept.as_mut()) {
+                (Some((sq, fl)), Some(k)) => {
+                    history.push((k.clone(), side, sq, fl));
+                    k.play(side, sq, fl);
+                }
+                _ => {
+                    history.clear();
+                    kept = Some(Indices::new(b, w));
+                }
+            }
+            let k = kept.as_ref().expect("set above");
+            assert_eq!(*k, Indices::new(b, w));
+        });
+        // undo restores every earlier state of the last game
+        let mut k = kept.expect("games played");
+        assert!(history.len() > 20);
+        while let Some((before, side, sq, fl)) = history.pop() {
+            k.undo(side, sq, fl);
+            assert_eq!(k, before);
+        }
+    }
+
+    #[test]
+    fn kept_and_direct_evaluations_agree() {
+        let w = Weights::builtin().expect("shipped weights load");
+        random_games(|b, wh, _, _| {
+            let ind = Indices::new(b, wh);
+            for side in 0..2 {
+                let (p, o) = if side == 0 { (b, wh) } else { (wh, b) };
+                let mob = (
+                    super::super::bits::moves(p, o).count_ones() as i32,
+                    super::super::bits::moves(o, p).count_ones() as i32,
+                );
+                let n = 64 - (p | o).count_ones();
+                assert_eq!(w.eval(p, o), w.eval_indices(&ind, side, n, mob));
+            }
+        });
+    }
+
+    #[test]
+    fn weight_files_round_trip_and_bad_ones_are_refused() {
+        let w = Weights::builtin().expect("shipped weights load");
+        let again = Weights::from_bytes(&w.to_bytes()).expect("round trip");
+        assert_eq!(again.tops(), w.tops());
+        assert_eq!(again.band_weights(0), w.band_weights(0));
+        let bytes = w.to_bytes();
+        assert!(Weights::from_bytes(&bytes[..bytes.len() - 2]).is_none());
+        assert!(Weights::from_bytes(&bytes[..12]).is_none());
+        assert!(Weights::from_parts(&[10, 5, 64], vec![0; 3 * layout().1]).is_none());
+        assert!(Weights::from_parts(&[10, 40], vec![0; 2 * layout().1]).is_none());
+        let two = Weights::from_parts(&[20, 64], vec![0; 2 * layout().1]).expect("two bands");
+        assert_eq!(
+            (two.band(0), two.band(20), two.band(21), two.band(64)),
+            (0, 0, 1, 1)
+        );
     }
 
     #[test]
@@ -281,8 +583,8 @@ mod tests {
             }
             m
         };
-        let mut a = [0; N_SHAPES * N_SYM];
-        let mut b = [0; N_SHAPES * N_SYM];
+        let mut a = [0; N_FEATURES];
+        let mut b = [0; N_FEATURES];
         let ea = features(p, o, &mut a);
         let eb = features(mirror(p), mirror(o), &mut b);
         a.sort_unstable();
