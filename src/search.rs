@@ -187,6 +187,13 @@ pub trait Board: Send {
     /// Static evaluation for the side to move (`ply` from the root, for win distances).
     fn evaluate(&mut self, ply: usize) -> i32;
 
+    /// At the horizon: whether this node is too forcing for a static evaluation (e.g. a Gomoku
+    /// four the side to move must block), so the search goes one more ply instead. Each
+    /// extension must need a new forcing move, so chains stay short. None by default.
+    fn extend_leaf(&mut self) -> bool {
+        false
+    }
+
     /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
     /// empties, a Gomoku threat search): a fail-soft score for the window `(alpha, beta)`.
     /// `depth` is the remaining depth of the search. Default: never.
@@ -907,7 +914,7 @@ impl<G: Searchable> Searcher<G> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        if ply >= MAX_PLY || (depth <= 0 && (ply + 8 >= MAX_PLY || !g.extend_leaf())) {
             // Leaves are never stored, so probing them would only cost a cache miss.
             return g.evaluate(ply);
         }

@@ -401,6 +401,27 @@ impl GomokuBoard {
         }
     }
 
+    /// Whether side `s` has a square where its stone makes two five points at once (an open four
+    /// or a double four): some square is the empty cell of two three-stone windows whose other
+    /// empty cells differ.
+    fn has_double_four(&self, s: usize) -> bool {
+        let mut pairs = [(0u16, 0u16); 32];
+        let mut n = 0;
+        let mut found = false;
+        self.for_each_three(s, |e, f| {
+            if found {
+                return;
+            }
+            if pairs[..n].iter().any(|&(a, b)| a == e && b != f) {
+                found = true;
+            } else if n < pairs.len() {
+                pairs[n] = (e, f);
+                n += 1;
+            }
+        });
+        found
+    }
+
     /// The threat board brought to this position (undoing and replaying only where its moves
     /// and `path` differ), if the threat search is on.
     fn threat_board(&mut self) -> Option<&mut ThreatBoard> {
@@ -598,8 +619,13 @@ impl Board for GomokuBoard {
         if self.wins(me).1 > 0 {
             return WIN - ply as i32 - 1;
         }
-        if self.wins(them).1 >= 2 {
+        let them_fives = self.wins(them).1;
+        if them_fives >= 2 {
             return -(WIN - ply as i32 - 2);
+        }
+        if self.threats.is_some() && them_fives == 0 && self.has_double_four(me) {
+            // Two five points next move, and the opponent cannot make five in between.
+            return WIN - ply as i32 - 3;
         }
         if self.threats.is_some()
             && hooks::leaf_enabled()
@@ -608,6 +634,15 @@ impl Board for GomokuBoard {
             return win;
         }
         (self.points[me] * 5 / 4 - self.points[them]).clamp(-CAP, CAP)
+    }
+
+    /// A four of the opponent (one five point, none of ours) must be blocked at once: the
+    /// static value of such a node counts the four as if it stood, so the block is searched.
+    fn extend_leaf(&mut self) -> bool {
+        self.threats.is_some()
+            && self.winner.is_none()
+            && self.wins(self.side).1 == 0
+            && self.wins(1 - self.side).1 == 1
     }
 
     fn disable_exact_answers(&mut self) {
