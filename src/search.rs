@@ -169,6 +169,9 @@ pub trait Searchable: Game {
 pub trait Board: Send {
     /// Aspiration half-window for iterative deepening (`None`: full window every iteration).
     const ASPIRATION: Option<i32>;
+    /// Iterative deepening starts another iteration only while more than this share of the time
+    /// is left (an unfinished iteration still yields any better root move it found).
+    const NEXT_ITERATION: f64 = 0.55;
 
     fn hash(&self) -> u64;
     /// 0 for black to move, 1 for white.
@@ -671,7 +674,7 @@ impl<G: Searchable> Searcher<G> {
                 break;
             }
             if let (Some(d), Some(t)) = (run.deadline, limits.time)
-                && Instant::now() + t.mul_f64(0.55) > d
+                && Instant::now() + t.mul_f64(<G::Board as Board>::NEXT_ITERATION) > d
             {
                 break;
             }

@@ -479,6 +479,7 @@ impl super::Searchable for Gomoku {
 
 impl Board for GomokuBoard {
     const ASPIRATION: Option<i32> = None;
+    const NEXT_ITERATION: f64 = 0.35;
 
     fn enable_symmetry(&mut self) {
         let cells = &self.cells;
@@ -639,10 +640,10 @@ impl Board for GomokuBoard {
     /// A four of the opponent (one five point, none of ours) must be blocked at once: the
     /// static value of such a node counts the four as if it stood, so the block is searched.
     fn extend_leaf(&mut self) -> bool {
-        self.threats.is_some()
-            && self.winner.is_none()
-            && self.wins(self.side).1 == 0
-            && self.wins(1 - self.side).1 == 1
+        if self.threats.is_none() || self.winner.is_some() || self.wins(self.side).1 > 0 {
+            return false;
+        }
+        self.wins(1 - self.side).1 == 1
     }
 
     fn disable_exact_answers(&mut self) {
