@@ -766,6 +766,52 @@ mod tests {
         }
     }
 
+    fn position(moves: &[&str]) -> Gomoku {
+        let mut g = Gomoku::default();
+        for m in moves {
+            g.play_named(m).expect("legal");
+        }
+        g
+    }
+
+    #[test]
+    fn open_three_of_the_side_to_move_is_a_win_in_three() {
+        // Black to move with an open three (f8 g8 h8), white has nothing.
+        let g = position(&["f8", "a1", "g8", "a3", "h8", "a5"]);
+        let mut b = g.board();
+        assert!(b.has_double_four(0));
+        assert!(!b.has_double_four(1));
+        assert_eq!(b.evaluate(4), WIN - 4 - 3);
+        assert!(!b.extend_leaf());
+        // The same stones with white to move: white must stop it, nothing is decided.
+        let g = position(&["f8", "a1", "g8", "a3", "h8", "a5", "o15"]);
+        let mut b = g.board();
+        assert!(b.evaluate(4).abs() < CAP);
+        // A closed three (blocked at e8) makes one five point only: no win.
+        let g = position(&["f8", "e8", "g8", "a3", "h8", "a5"]);
+        let mut b = g.board();
+        assert!(!b.has_double_four(0));
+        assert!(b.evaluate(4).abs() < CAP);
+        // The baseline (no exact answers) keeps the plain evaluation.
+        let g = position(&["f8", "a1", "g8", "a3", "h8", "a5"]);
+        let mut b = g.board();
+        b.disable_exact_answers();
+        assert!(b.evaluate(4).abs() < CAP);
+    }
+
+    #[test]
+    fn a_four_to_block_extends_the_horizon() {
+        // White has four (a1..a4) and black nothing: black must block, so no static value.
+        let g = position(&["h8", "a1", "j10", "a2", "o15", "a3", "o13", "a4"]);
+        let mut b = g.board();
+        assert!(b.extend_leaf());
+        b.disable_exact_answers();
+        assert!(!b.extend_leaf());
+        // Without a four on the board, leaves are static.
+        let g = position(&["h8", "a1", "j10", "a2"]);
+        assert!(!g.board().extend_leaf());
+    }
+
     #[test]
     fn exact5_refuses_an_overline_win() {
         let mut g = Gomoku::new(15, Rule::Exact5, Keys::default_keys());
