@@ -172,6 +172,13 @@ pub trait Board: Send {
     /// Iterative deepening starts another iteration only while more than this share of the time
     /// is left (an unfinished iteration still yields any better root move it found).
     const NEXT_ITERATION: f64 = 0.55;
+    /// Late move reductions `(from, min_depth)`: at nodes with at least `min_depth` plies left,
+    /// moves from the `from`-th on (0-based, after sorting) are searched one ply shallower first
+    /// (two from the `3·from`-th with two more plies left), and again at the full depth only if
+    /// they beat alpha. `None` (the default): every move at the full depth.
+    fn late_move_reduction(&self) -> Option<(usize, i32)> {
+        None
+    }
 
     fn hash(&self) -> u64;
     /// 0 for black to move, 1 for white.
@@ -1014,6 +1021,7 @@ impl<G: Searchable> Searcher<G> {
             };
         }
         let ext = (list.len() == 1 && (ply as i32) < 2 * self.root_depth + 4) as i32;
+        let lmr = g.late_move_reduction();
         let before = self.nodes;
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -1029,10 +1037,23 @@ impl<G: Searchable> Searcher<G> {
             let mv = list[i].mv;
             g.play(mv);
             let d = depth - 1 + ext;
+            // Late moves of a game that asks for it are searched shallower first; one that
+            // beats alpha is searched again at the full depth.
+            let r = match lmr {
+                Some((from, min_depth)) if i >= from && depth >= min_depth && ext == 0 => {
+                    1 + i32::from(i >= 3 * from && depth >= min_depth + 2)
+                }
+                _ => 0,
+            };
             let s = if i == 0 {
                 -self.pvs(g, d, ply + 1, -beta, -alpha, run)
             } else {
-                let s = -self.pvs(g, d, ply + 1, -alpha - 1, -alpha, run);
+                let reduced =
+                    (r > 0).then(|| -self.pvs(g, d - r, ply + 1, -alpha - 1, -alpha, run));
+                let s = match reduced {
+                    Some(s) if s <= alpha || run.stopped => s,
+                    _ => -self.pvs(g, d, ply + 1, -alpha - 1, -alpha, run),
+                };
                 if s > alpha && s < beta && !run.stopped {
                     -self.pvs(g, d, ply + 1, -beta, -alpha, run)
                 } else {

@@ -439,6 +439,10 @@ impl GomokuBoard {
     }
 }
 
+/// Late move reductions: from the fourth move on, at nodes three or more plies from the horizon
+/// (measured against no reductions: 29–15 in 44 games of 200 ms turns).
+const LMR: (usize, i32) = (3, 3);
+
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
 /// With a clock: threes and fours, up to this many threes.
@@ -605,9 +609,10 @@ impl Board for GomokuBoard {
                 });
             }
         }
-        if ply > 0 && out.len() > WIDTH {
-            out.select_nth_unstable_by_key(WIDTH - 1, |s| std::cmp::Reverse(s.score));
-            out.truncate(WIDTH);
+        let width = WIDTH;
+        if ply > 0 && out.len() > width {
+            out.select_nth_unstable_by_key(width - 1, |s| std::cmp::Reverse(s.score));
+            out.truncate(width);
         }
         Gen::Moves
     }
@@ -644,6 +649,11 @@ impl Board for GomokuBoard {
             return false;
         }
         self.wins(1 - self.side).1 == 1
+    }
+
+    /// Late moves are reduced (not for the baseline engine, which has no exact answers).
+    fn late_move_reduction(&self) -> Option<(usize, i32)> {
+        self.threats.as_ref().map(|_| LMR)
     }
 
     fn disable_exact_answers(&mut self) {
