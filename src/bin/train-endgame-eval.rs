@@ -1,40 +1,43 @@
-//! Fit the endgame solver's pattern evaluation (`assets/endgame-eval.bin`) to exact scores.
+//! Fit the pattern evaluation (`assets/endgame-eval.bin`, see `xorboard::search::endgame::eval`)
+//! band by band of empties, from the end of the game up.
 //!
 //! ```sh
-//! cargo run --release --bin train-endgame-eval -- --games 3000 --out assets/endgame-eval.bin
+//! # midgame bands only (the endgame bands, up to 26 empties, are kept from the shipped file):
+//! cargo run --release --bin train-endgame-eval -- --games 12000 --out assets/endgame-eval.bin
+//! # everything, the endgame bands from exact solves at 18 empties:
+//! cargo run --release --bin train-endgame-eval -- --refit-from 0 --games 3000
 //! ```
 //!
-//! 1. Games: each XOT opening (`assets/xot.txt`) is played on by a noisy one-ply policy (the
-//!    engine's static evaluation, a random choice among the best three moves) down to
-//!    `--solve-at` empties (default 18).
-//! 2. Labels: that position is solved exactly; every position of the solver's perfect line gets
-//!    its exact score (for the side to move). The positions the policy played through before
-//!    (more empties) are kept unlabeled.
-//! 3. Fit: least squares by stochastic gradient descent, one weight set per band of empties
-//!    (`eval::band`). Bands with exact labels are fitted to them; the higher bands are then fitted
-//!    to a depth-limited search that reaches the band below, whose weights are already fitted.
-//! 4. Write the weights as little-endian i16 in 1/64 disc.
+//! 1. Games: half the games start from an XOT opening (`assets/xot.txt`), half from the
+//!    standard start (so the first bands see positions too); a noisy one-ply policy plays on
+//!    (the shipped pattern evaluation, a random choice among the best three moves, now and then
+//!    a random move). Every position is kept.
+//! 2. Exact labels (only when bands below `--refit-from` empties are refitted): each game stops
+//!    at `--solve-at` empties (default 18), that position is solved exactly and every position of
+//!    the solver's perfect line gets its exact score.
+//! 3. Fit, band by band upwards: bands below `--refit-from` come from `--base` (default: the
+//!    shipped weights, which must have the same bands there) or, with exact labels, are fitted to
+//!    them. Each higher band is fitted to labels from an alpha-beta search of `--label-depth`
+//!    plies (at least down into the band below) whose leaves are evaluated with the bands already
+//!    fitted. The fit is least squares by stochastic gradient descent, regularised towards the
+//!    band below (`--l2`): a pattern the band's positions rarely show keeps the lower band's
+//!    weight rather than drifting to zero.
+//! 4. Write the weights with their band header as little-endian i16 in 1/64 disc.
 //!
-//! Everything is seeded: the same arguments give the same file. `--data FILE` caches the labeled
-//! positions (text) so a refit does not need the solves again.
+//! Everything is seeded: the same arguments give the same file. `--data FILE` caches the
+//! positions and exact labels (text) so a refit does not need the games and solves again.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 use xorboard::game::othello::{START_BLACK, START_WHITE, flips, moves};
 use xorboard::search::endgame::eval::{
-    self, LEGACY_TOPS, N_EXTRA, N_SHAPES, SCALE, Weights, features, layout,
+    Indices, N_EXTRA, N_FEATURES, SCALE, Weights, indices, layout,
 };
-
-const N_BANDS: usize = LEGACY_TOPS.len();
-
-fn band(empties: u32) -> usize {
-    LEGACY_TOPS
-        .iter()
-        .position(|&t| empties <= t as u32)
-        .unwrap_or(N_BANDS - 1)
-}
 use xorboard::search::endgame::{SolveLimits, Solver};
+
+/// The default bands (top empties of each): the endgame's five, then one per four empties.
+const DEFAULT_TOPS: &str = "10,14,18,22,26,30,34,38,42,46,50,54,58,64";
 
 struct Rng(u64);
 impl Rng {
@@ -54,11 +57,16 @@ struct Sample {
 }
 
 fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    match args.iter().position(|a| a == name) {
+        None => default,
+        Some(i) => match args.get(i + 1).map(|v| v.parse()) {
+            Some(Ok(v)) => v,
+            _ => {
+                eprintln!("error: {name} needs a valid value");
+                std::process::exit(2);
+            }
+        },
+    }
 }
 
 fn parse_square(s: &str) -> Option<usize> {
@@ -76,23 +84,31 @@ fn play(p: u64, o: u64, x: usize) -> (u64, u64) {
     (o ^ f, p | f | (1 << x))
 }
 
-/// The positions a playout went through, and the one it stopped at.
-type Playout = (Vec<(u64, u64)>, (u64, u64));
+fn empties(p: u64, o: u64) -> u32 {
+    64 - (p | o).count_ones()
+}
 
-/// Play on from an opening with a noisy policy down to `empties`; returns the positions played
-/// through (side to move first) and the final one, or `None` if the game ended first.
-fn playout(start: (u64, u64), empties: u32, rng: &mut Rng) -> Option<Playout> {
+/// The positions a playout went through, and the one it stopped at (if the game got there).
+type Playout = (Vec<(u64, u64)>, Option<(u64, u64)>);
+
+/// Play on from `start` with a noisy policy down to `stop_at` empties; returns the positions
+/// with a move to play (side to move first) and the position reached, if the game got there.
+fn playout(
+    start: (u64, u64),
+    stop_at: u32,
+    policy: &Weights,
+    rng: &mut Rng,
+) -> Playout {
     let (mut p, mut o) = start;
     let mut seen = Vec::new();
     loop {
-        let n = 64 - (p | o).count_ones();
-        if n == empties {
-            return Some((seen, (p, o)));
+        if empties(p, o) <= stop_at {
+            return (seen, Some((p, o)));
         }
         let mv = moves(p, o);
         if mv == 0 {
             if moves(o, p) == 0 {
-                return None;
+                return (seen, None);
             }
             (p, o) = (o, p);
             continue;
@@ -104,36 +120,48 @@ fn playout(start: (u64, u64), empties: u32, rng: &mut Rng) -> Option<Playout> {
             let x = m.trailing_zeros() as usize;
             m &= m - 1;
             let (cp, co) = play(p, o, x);
-            scored.push((-xorboard::search::othello::evaluate(cp, co), x));
+            scored.push((-policy.eval(cp, co), x));
         }
         scored.sort_by_key(|b| std::cmp::Reverse(b.0));
-        let k = scored.len().min(3);
+        let k = if rng.next().is_multiple_of(10) {
+            scored.len()
+        } else {
+            scored.len().min(3)
+        };
         let x = scored[(rng.next() % k as u64) as usize].1;
         (p, o) = play(p, o, x);
     }
 }
 
-/// Prediction of weights `w` (discs) for a sample.
-fn predict(w: &[f32], sm: &Sample, idx: &mut [usize; N_SHAPES * 8]) -> f32 {
+/// Prediction of one band's weights `w` (discs) for a sample, with its indices in `idx`.
+fn predict(w: &[f32], sm: &Sample, idx: &mut [u32; N_FEATURES]) -> (f32, [f32; 2]) {
     let base = w.len() - N_EXTRA;
-    let extra = features(sm.p, sm.o, idx);
-    let mut pred: f32 = idx.iter().map(|&i| w[i]).sum();
-    for (k, &v) in extra.iter().enumerate() {
-        pred += w[base + k] * v as f32;
-    }
-    pred
+    indices(sm.p, sm.o, idx);
+    let mob = [
+        moves(sm.p, sm.o).count_ones() as f32,
+        moves(sm.o, sm.p).count_ones() as f32,
+    ];
+    let mut pred: f32 = idx.iter().map(|&i| w[i as usize]).sum();
+    pred += w[base] * mob[0] + w[base + 1] * mob[1] + w[base + 2];
+    (pred, mob)
 }
 
-/// Fit weights (discs) to `train` by stochastic gradient descent; report the RMS error on `test`.
-fn fit(train: &[Sample], test: &[Sample], epochs: usize, rng: &mut Rng) -> Vec<f32> {
-    let (_, len) = layout();
-    let mut w = vec![0f32; len];
-    if train.is_empty() {
-        return w;
-    }
+fn rms(w: &[f32], samples: &[Sample]) -> f32 {
+    let mut idx = [0u32; N_FEATURES];
+    let se: f32 = samples
+        .iter()
+        .map(|sm| (predict(w, sm, &mut idx).0 - sm.score).powi(2))
+        .sum();
+    (se / samples.len().max(1) as f32).sqrt()
+}
+
+/// Fit weights (discs) to `train` by stochastic gradient descent, starting from and
+/// regularised towards `prior`.
+fn fit(train: &[Sample], prior: &[f32], epochs: usize, l2: f32, rng: &mut Rng) -> Vec<f32> {
+    let mut w = prior.to_vec();
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut idx = [0usize; N_SHAPES * 8];
-    let base = len - N_EXTRA;
+    let mut idx = [0u32; N_FEATURES];
+    let base = w.len() - N_EXTRA;
     for epoch in 0..epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -142,69 +170,102 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize, rng: &mut Rng) -> Vec<f
         let lr = 0.003 / (1.0 + epoch as f32 * 0.1);
         for &s in &order {
             let sm = train[s];
-            let err = predict(&w, &sm, &mut idx) - sm.score;
-            let g = lr * err;
+            let (pred, mob) = predict(&w, &sm, &mut idx);
+            let g = lr * (pred - sm.score);
             for &i in &idx {
-                w[i] -= g + lr * 1e-3 * w[i];
+                let i = i as usize;
+                w[i] -= g + lr * l2 * (w[i] - prior[i]);
             }
-            let extra = features(sm.p, sm.o, &mut idx);
-            for (k, &v) in extra.iter().enumerate() {
-                w[base + k] -= g * v as f32 * 0.05;
-            }
+            w[base] -= g * mob[0] * 0.05;
+            w[base + 1] -= g * mob[1] * 0.05;
+            w[base + 2] -= g * 0.05;
         }
     }
-    let se: f32 = test
-        .iter()
-        .map(|sm| (predict(&w, sm, &mut idx) - sm.score).powi(2))
-        .sum();
-    eprintln!(
-        "  {} training samples, RMS error {:.2} discs on {} held-out samples",
-        train.len(),
-        (se / test.len().max(1) as f32).sqrt(),
-        test.len()
-    );
     w
 }
 
-fn to_file(bands: &[Vec<f32>]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for w in bands {
-        for &x in w {
-            let v = (x * SCALE as f32).round().clamp(-32000.0, 32000.0) as i16;
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    out
+fn to_i16(w: &[f32]) -> Vec<i16> {
+    w.iter()
+        .map(|&x| (x * SCALE as f32).round().clamp(-32000.0, 32000.0) as i16)
+        .collect()
 }
 
-/// Depth-limited negamax with the (partly fitted) evaluation at the leaves, in 1/64 disc.
-fn search(w: &Weights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn to_f32(w: &[i16]) -> Vec<f32> {
+    w.iter().map(|&x| x as f32 / SCALE as f32).collect()
+}
+
+/// Depth-limited alpha-beta with the evaluation at the leaves, in 1/64 disc; the pattern
+/// indices of `(p, o)` (side `side` to move, as `Indices` sees it) are kept in `ind`.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    w: &Weights,
+    ind: &mut Indices,
+    side: usize,
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     let mv = moves(p, o);
     if mv == 0 {
-        if moves(o, p) == 0 {
+        let om = moves(o, p);
+        if om == 0 {
             let d = p.count_ones() as i32 - o.count_ones() as i32;
-            let e = 64 - (p | o).count_ones() as i32;
-            let s = if d > 0 {
-                d + e
-            } else if d < 0 {
-                d - e
-            } else {
-                0
+            let e = empties(p, o) as i32;
+            let s = match d.cmp(&0) {
+                std::cmp::Ordering::Greater => d + e,
+                std::cmp::Ordering::Less => d - e,
+                std::cmp::Ordering::Equal => 0,
             };
             return s * SCALE;
         }
-        return -search(w, o, p, depth, -beta, -alpha);
+        return -search(w, ind, side ^ 1, o, p, depth, -beta, -alpha);
     }
     if depth == 0 {
-        return w.eval(p, o);
+        let mob = (mv.count_ones() as i32, moves(o, p).count_ones() as i32);
+        return w.eval_indices(ind, side, empties(p, o), mob);
     }
-    let mut best = i32::MIN + 1;
+    // order: the child's evaluation when two or more plies remain
+    let mut list: [(i32, u8, u64); 32] = [(0, 0, 0); 32];
+    let mut n = 0;
     let mut m = mv;
-    while m != 0 {
+    while m != 0 && n < 32 {
         let x = m.trailing_zeros() as usize;
         m &= m - 1;
-        let (cp, co) = play(p, o, x);
-        let v = -search(w, cp, co, depth - 1, -beta, -alpha);
+        let f = flips(x, p, o);
+        let key = if depth >= 2 {
+            let (np, no) = (p | f | (1 << x), o ^ f);
+            ind.play(side, x, f);
+            let mob = (
+                moves(no, np).count_ones() as i32,
+                moves(np, no).count_ones() as i32,
+            );
+            let e = w.eval_indices(ind, side ^ 1, empties(np, no), mob);
+            ind.undo(side, x, f);
+            e
+        } else {
+            0
+        };
+        list[n] = (key, x as u8, f);
+        n += 1;
+    }
+    list[..n].sort_unstable_by_key(|e| e.0);
+    let mut best = i32::MIN + 1;
+    for &(_, x, f) in &list[..n] {
+        let x = x as usize;
+        ind.play(side, x, f);
+        let v = -search(
+            w,
+            ind,
+            side ^ 1,
+            o ^ f,
+            p | f | (1 << x),
+            depth - 1,
+            -beta,
+            -alpha,
+        );
+        ind.undo(side, x, f);
         if v > best {
             best = v;
             alpha = alpha.max(v);
@@ -219,10 +280,40 @@ fn search(w: &Weights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) ->
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: usize = arg(&args, "--games", 0);
+    let first: usize = arg(&args, "--first", 0);
     let solve_at: u32 = arg(&args, "--solve-at", 18);
+    let refit_from: u32 = arg(&args, "--refit-from", 27);
     let out: String = arg(&args, "--out", "assets/endgame-eval.bin".to_string());
+    let base_file: String = arg(&args, "--base", String::new());
     let data: String = arg(&args, "--data", String::new());
-    let epochs: usize = arg(&args, "--epochs", 25);
+    let epochs: usize = arg(&args, "--epochs", 20);
+    let l2: f32 = arg(&args, "--l2", 0.01);
+    let label_depth: u32 = arg(&args, "--label-depth", 4);
+    let pool: u32 = arg(&args, "--pool", 0);
+    let tops_text: String = arg(&args, "--tops", DEFAULT_TOPS.to_string());
+    let tops: Vec<u8> = tops_text
+        .split(',')
+        .map(|t| t.trim().parse().unwrap_or(0))
+        .collect();
+    let band_len = layout().1;
+    let Some(_) = Weights::from_parts(&tops, vec![0; tops.len() * band_len]) else {
+        eprintln!("error: --tops must increase and end at 64: {tops_text}");
+        std::process::exit(2);
+    };
+    let n_bands = tops.len();
+    let lowest = |b: usize| if b == 0 { 0 } else { tops[b - 1] as u32 + 1 };
+
+    let base: Weights = if base_file.is_empty() {
+        Weights::builtin().cloned()
+    } else {
+        std::fs::read(&base_file)
+            .ok()
+            .and_then(|b| Weights::from_bytes(&b))
+    }
+    .unwrap_or_else(|| {
+        eprintln!("error: no base weights (--base FILE or the shipped file)");
+        std::process::exit(2);
+    });
     let mut rng = Rng(0x005E_ED0F_E7A1);
 
     let xot = std::fs::read_to_string("assets/xot.txt").expect("run from the crate root");
@@ -256,65 +347,69 @@ fn main() {
             unlabeled.len()
         );
     }
-    let first: usize = arg(&args, "--first", 0);
+    let exact = refit_from <= solve_at;
     let (old_labeled, old_unlabeled) = (labeled.len(), unlabeled.len());
     if games > 0 {
         let stop = AtomicBool::new(false);
         let mut solver = Solver::new(32);
         let started = std::time::Instant::now();
         for g in first..first + games {
-            let line = openings[g % openings.len()];
             let (mut p, mut o) = (START_BLACK, START_WHITE);
-            let mut ok = true;
-            for sq in line.as_bytes().chunks(2) {
-                let Some(x) = std::str::from_utf8(sq).ok().and_then(parse_square) else {
-                    ok = false;
-                    break;
-                };
-                if moves(p, o) & (1 << x) == 0 {
-                    ok = false;
-                    break;
+            if g % 2 == 0 {
+                let line = openings[(g / 2) % openings.len()];
+                let mut ok = true;
+                for sq in line.as_bytes().chunks(2) {
+                    let Some(x) = std::str::from_utf8(sq).ok().and_then(parse_square) else {
+                        ok = false;
+                        break;
+                    };
+                    if moves(p, o) & (1 << x) == 0 {
+                        ok = false;
+                        break;
+                    }
+                    (p, o) = play(p, o, x);
                 }
-                (p, o) = play(p, o, x);
+                if !ok {
+                    continue;
+                }
             }
-            if !ok {
-                continue;
-            }
-            let Some((seen, (sp, so))) = playout((p, o), solve_at, &mut rng) else {
-                continue;
-            };
+            let stop_at = if exact { solve_at } else { refit_from };
+            let (seen, end) = playout((p, o), stop_at, &base, &mut rng);
             unlabeled.extend(
                 seen.into_iter()
-                    .filter(|&(a, b)| 64 - (a | b).count_ones() <= 30),
+                    .filter(|&(a, b)| empties(a, b) >= refit_from),
             );
-            let Ok(s) = solver.solve(sp, so, &stop, &SolveLimits::default()) else {
-                continue;
-            };
-            let (mut p, mut o, mut v) = (sp, so, s.score);
-            labeled.push(Sample {
-                p,
-                o,
-                score: v as f32,
-            });
-            for mv in &s.pv {
-                match mv.cell() {
-                    Some(x) => (p, o) = play(p, o, x),
-                    None => (p, o) = (o, p),
-                }
-                v = -v;
-                if moves(p, o) | moves(o, p) != 0 {
-                    labeled.push(Sample {
-                        p,
-                        o,
-                        score: v as f32,
-                    });
+            if exact && let Some((sp, so)) = end {
+                let Ok(s) = solver.solve(sp, so, &stop, &SolveLimits::default()) else {
+                    continue;
+                };
+                let (mut p, mut o, mut v) = (sp, so, s.score);
+                labeled.push(Sample {
+                    p,
+                    o,
+                    score: v as f32,
+                });
+                for mv in &s.pv {
+                    match mv.cell() {
+                        Some(x) => (p, o) = play(p, o, x),
+                        None => (p, o) = (o, p),
+                    }
+                    v = -v;
+                    if moves(p, o) | moves(o, p) != 0 {
+                        labeled.push(Sample {
+                            p,
+                            o,
+                            score: v as f32,
+                        });
+                    }
                 }
             }
-            if (g - first) % 200 == 199 {
+            if (g - first) % 1000 == 999 {
                 eprintln!(
-                    "{} games, {} labeled, {:.0} s",
+                    "{} games, {} labeled, {} unlabeled, {:.0} s",
                     g + 1,
                     labeled.len(),
+                    unlabeled.len(),
                     started.elapsed().as_secs_f64()
                 );
             }
@@ -334,60 +429,100 @@ fn main() {
         }
     }
 
-    // bands with exact labels, each fitted on the samples of its band and of `--pool` empties
-    // around it (more data per weight); every 10th game's samples are held out
-    let pool: u32 = arg(&args, "--pool", 0);
+    // every 16th position is held out to measure the fit
     let held =
-        |s: &Sample| (s.p ^ s.o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0;
-    let mut bands: Vec<Vec<f32>> = vec![Vec::new(); N_BANDS];
-    let top_exact = band(solve_at);
-    for (b, slot) in bands.iter_mut().enumerate().take(top_exact + 1) {
-        let range: Vec<u32> = (0..=64).filter(|&n| band(n) == b).collect();
-        let (lo, hi) = (range[0].saturating_sub(pool), range[range.len() - 1] + pool);
-        eprintln!("band {b} (exact labels, trained on {lo}..={hi} empties)");
-        let train: Vec<Sample> = labeled
-            .iter()
-            .copied()
-            .filter(|s| (lo..=hi).contains(&(64 - (s.p | s.o).count_ones())) && !held(s))
-            .collect();
-        let test: Vec<Sample> = labeled
-            .iter()
-            .copied()
-            .filter(|s| band(64 - (s.p | s.o).count_ones()) == b && held(s))
-            .collect();
-        *slot = fit(&train, &test, epochs, &mut rng);
-    }
-    // higher bands: labels from a search down into the band below
-    for b in top_exact + 1..N_BANDS {
-        let below = bands[b - 1].clone();
-        for slot in bands.iter_mut().skip(b) {
-            *slot = below.clone();
+        |p: u64, o: u64| (p ^ o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0;
+    let mut bands: Vec<Vec<f32>> = vec![Vec::new(); n_bands];
+    for b in 0..n_bands {
+        let (lo, hi) = (lowest(b), tops[b] as u32);
+        let in_band = |n: u32| (lo..=hi).contains(&n);
+        let pooled = |n: u32| (lo.saturating_sub(pool)..=hi + pool).contains(&n);
+        let prior = if b == 0 {
+            to_f32(base.band_weights(base.band(hi)))
+        } else {
+            bands[b - 1].clone()
+        };
+        if hi < refit_from {
+            // copied from the base weights, which must have this band
+            let bb = base.band(hi);
+            if base.band(lo) != bb {
+                eprintln!(
+                    "error: band {lo}..={hi} is not a band of the base weights; refit it \
+                     (--refit-from {lo}) or choose --tops to match"
+                );
+                std::process::exit(2);
+            }
+            bands[b] = to_f32(base.band_weights(bb));
+            eprintln!("band {lo:>2}..={hi:<2} kept from the base weights");
+            continue;
         }
-        let w = Weights::from_bytes(&to_file(&bands)).expect("layout");
-        let s: Vec<Sample> = unlabeled
+        let samples: Vec<Sample> = if hi <= solve_at && exact {
+            labeled
+                .iter()
+                .copied()
+                .filter(|s| pooled(empties(s.p, s.o)))
+                .collect()
+        } else {
+            // labels: a search down into the band below, the band itself standing in with the
+            // weights of the band below where a line stays in it
+            for slot in bands.iter_mut().skip(b) {
+                *slot = prior.clone();
+            }
+            let flat: Vec<i16> = bands.iter().flat_map(|w| to_i16(w)).collect();
+            let w = Weights::from_parts(&tops, flat).expect("layout");
+            let started = std::time::Instant::now();
+            let s: Vec<Sample> = unlabeled
+                .iter()
+                .filter(|&&(p, o)| pooled(empties(p, o)))
+                .map(|&(p, o)| {
+                    let n = empties(p, o);
+                    let depth = label_depth.max(n + 1 - lo).min(n);
+                    let mut ind = Indices::new(p, o);
+                    let v = search(&w, &mut ind, 0, p, o, depth, -i32::MAX, i32::MAX);
+                    Sample {
+                        p,
+                        o,
+                        score: v as f32 / SCALE as f32,
+                    }
+                })
+                .collect();
+            eprintln!(
+                "  {} search labels in {:.1} s",
+                s.len(),
+                started.elapsed().as_secs_f64()
+            );
+            s
+        };
+        let (test, train): (Vec<Sample>, Vec<Sample>) = samples
             .iter()
-            .filter(|&&(p, o)| band(64 - (p | o).count_ones()) == b)
-            .map(|&(p, o)| {
-                let n = 64 - (p | o).count_ones();
-                // reach the top of the band below
-                let depth = (1..=8).find(|d| band(n - d) < b).unwrap_or(8);
-                let v = search(&w, p, o, depth, -i32::MAX, i32::MAX);
-                Sample {
-                    p,
-                    o,
-                    score: v as f32 / SCALE as f32,
-                }
-            })
-            .collect();
-        eprintln!("band {b} (search labels)");
-        if s.len() >= 1000 {
-            let (test, train): (Vec<Sample>, Vec<Sample>) = s.iter().partition(|x| held(x));
-            bands[b] = fit(&train, &test, epochs, &mut rng);
+            .partition(|s| held(s.p, s.o) && in_band(empties(s.p, s.o)));
+        if train.len() < 1000 {
+            eprintln!(
+                "band {lo:>2}..={hi:<2}: only {} samples, copying the band below",
+                train.len()
+            );
+            bands[b] = prior;
+            continue;
         }
+        bands[b] = fit(&train, &prior, epochs, l2, &mut rng);
+        // the base weights on the same held-out positions, for comparison
+        let mut base_se = 0f32;
+        for s in &test {
+            let e = base.eval(s.p, s.o) as f32 / SCALE as f32 - s.score;
+            base_se += e * e;
+        }
+        eprintln!(
+            "band {lo:>2}..={hi:<2}: {} training samples; held-out RMS {:.2} discs on {} \
+             (training {:.2}; the base weights {:.2})",
+            train.len(),
+            rms(&bands[b], &test),
+            test.len(),
+            rms(&bands[b], &train),
+            (base_se / test.len().max(1) as f32).sqrt(),
+        );
     }
-    let bytes = to_file(&bands);
-    assert!(Weights::from_bytes(&bytes).is_some());
-    std::fs::write(&out, bytes).expect("write weights");
-    eprintln!("wrote {out} ({} bands)", N_BANDS);
-    let _ = eval::shape_sizes();
+    let flat: Vec<i16> = bands.iter().flat_map(|w| to_i16(w)).collect();
+    let w = Weights::from_parts(&tops, flat).expect("layout");
+    std::fs::write(&out, w.to_bytes()).expect("write weights");
+    eprintln!("wrote {out} ({n_bands} bands)");
 }

@@ -59,7 +59,8 @@ pub struct SelfplayArgs {
     #[arg(long)]
     pub b_check_bits: Option<u32>,
     /// Engine B is the plain alpha-beta engine: no exact answers from the game (no Othello
-    /// endgame solver, no Gomoku threat search) — to measure what they add.
+    /// endgame solver, no Gomoku threat search; Othello also evaluates with the "Engine" issue's
+    /// linear evaluation instead of the trained patterns) — to measure what they add.
     #[arg(long)]
     pub b_baseline: bool,
     /// Symmetry keys for both engines (rotations and mirrors share a table entry).
@@ -96,7 +97,7 @@ impl EngineConfig {
             self.check_bits,
             self.tt_mib,
             if self.baseline {
-                ", plain alpha-beta (no endgame solver / threat search)"
+                ", plain alpha-beta (no endgame solver / threat search; Othello: linear evaluation)"
             } else {
                 ""
             }
