@@ -52,6 +52,8 @@ struct Geometry {
     /// `around[around_start[c]..around_start[c + 1]]`.
     around_start: Vec<u32>,
     around: Vec<u16>,
+    /// The line direction (index into `LINE_DIRECTIONS`) of each window.
+    dir: Vec<u8>,
 }
 
 static GEOMETRY: [OnceLock<Geometry>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
@@ -61,8 +63,9 @@ fn geometry(size: usize) -> &'static Geometry {
         let n = size as i32;
         let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < n && y < n;
         let mut windows = Vec::new();
+        let mut dir = Vec::new();
         let mut beyond = Vec::new();
-        for &(dx, dy) in &LINE_DIRECTIONS {
+        for (d, &(dx, dy)) in LINE_DIRECTIONS.iter().enumerate() {
             for y in 0..n {
                 for x in 0..n {
                     if !on(x + 4 * dx, y + 4 * dy) {
@@ -79,6 +82,7 @@ fn geometry(size: usize) -> &'static Geometry {
                         }
                     };
                     windows.push(w);
+                    dir.push(d as u8);
                     beyond.push([cell(x - dx, y - dy), cell(x + 5 * dx, y + 5 * dy)]);
                 }
             }
@@ -116,6 +120,7 @@ fn geometry(size: usize) -> &'static Geometry {
             through,
             around_start,
             around,
+            dir,
         }
     })
 }
@@ -422,6 +427,66 @@ impl GomokuBoard {
         found
     }
 
+    /// Per direction, how many live windows of side `s` (none of the other's stones) through
+    /// the empty cell `c` hold exactly two of its stones: two or more in one direction mean a
+    /// stone on `c` makes an open three there (two three-stone windows on one line share an
+    /// empty cell that then gives two five points), nearly always.
+    fn twos_by_direction(&self, c: usize, s: usize) -> [u8; 4] {
+        let geo = self.geo;
+        let mut twos = [0u8; 4];
+        for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
+            let w = w as usize;
+            if self.counts[w][1 - s] == 0 && self.counts[w][s] == 2 {
+                twos[geo.dir[w] as usize] += 1;
+            }
+        }
+        twos
+    }
+
+    /// The combinations side `s` can make with one stone, seen from the windows: a four-three
+    /// (a four on one line and an open three on another) and a three-three (open threes on two
+    /// lines). Only cells whose window value says they might are examined.
+    fn combinations(&self, s: usize) -> (bool, bool) {
+        let mut four_three = false;
+        self.for_each_three(s, |e, _| {
+            if four_three {
+                return;
+            }
+            let geo = self.geo;
+            let e = e as usize;
+            // the direction(s) of e's fours
+            let mut four_dirs = [false; 4];
+            for &w in &geo.through[geo.start[e] as usize..geo.start[e + 1] as usize] {
+                let w = w as usize;
+                if self.counts[w][1 - s] == 0 && self.counts[w][s] == 3 {
+                    four_dirs[geo.dir[w] as usize] = true;
+                }
+            }
+            let twos = self.twos_by_direction(e, s);
+            four_three = (0..4).any(|d| !four_dirs[d] && twos[d] >= 2);
+        });
+        if four_three {
+            return (true, false);
+        }
+        // Two open threes need at least four two-stone windows through the cell.
+        let floor = 4 * (ORDER[2] - ORDER[1]);
+        let value = &self.value[s];
+        for (c, &v) in value.iter().enumerate() {
+            if v >= floor && self.cells[c] == 0 {
+                let twos = self.twos_by_direction(c, s);
+                if twos.iter().filter(|&&t| t >= 2).count() >= 2 {
+                    return (false, true);
+                }
+            }
+        }
+        (false, false)
+    }
+
+    /// Whether side `s` has any window one stone short of a four (a move that makes a four).
+    fn can_four(&self, s: usize) -> bool {
+        self.threes[s].iter().any(|&w| w != 0)
+    }
+
     /// The threat board brought to this position (undoing and replaying only where its moves
     /// and `path` differ), if the threat search is on.
     fn threat_board(&mut self) -> Option<&mut ThreatBoard> {
@@ -438,6 +503,10 @@ impl GomokuBoard {
         Some(t)
     }
 }
+
+/// Leaf value of a four-three for the side to move when the opponent has no four (half that
+/// for a three-three; an eighth and a sixteenth when the opponent has fours to gain time).
+const COMBO_WIN: i32 = 8_000;
 
 /// Late move reductions: from the fourth move on, at nodes three or more plies from the horizon
 /// (measured against no reductions: 29–15 in 44 games of 200 ms turns).
@@ -639,7 +708,21 @@ impl Board for GomokuBoard {
         {
             return win;
         }
-        (self.points[me] * 5 / 4 - self.points[them]).clamp(-CAP, CAP)
+        let mut combo = 0;
+        if self.threats.is_some() && them_fives == 0 {
+            // The side to move's combinations: decisive when the opponent has no four to
+            // interpose (a block of the four cannot touch the three on the other line).
+            let (four_three, three_three) = self.combinations(me);
+            let quiet = !self.can_four(them);
+            combo = match (four_three, three_three, quiet) {
+                (true, _, true) => COMBO_WIN,
+                (false, true, true) => COMBO_WIN / 2,
+                (true, _, false) => COMBO_WIN / 8,
+                (false, true, false) => COMBO_WIN / 16,
+                _ => 0,
+            };
+        }
+        (self.points[me] * 5 / 4 - self.points[them] + combo).clamp(-CAP, CAP)
     }
 
     /// A four of the opponent (one five point, none of ours) must be blocked at once: the
@@ -807,6 +890,31 @@ mod tests {
         let mut b = g.board();
         b.disable_exact_answers();
         assert!(b.evaluate(4).abs() < CAP);
+    }
+
+    #[test]
+    fn combinations_of_the_side_to_move() {
+        // Row 8: d8 white, e8 f8 g8 black, so h8 makes a four (five point i8); column h: h9 h10
+        // black with h7 and h11 empty, so h8 also makes an open three: a four-three square.
+        // White's other stones are in the corners (no four for white).
+        let g = position(&[
+            "e8", "d8", "f8", "a1", "g8", "o1", "h9", "a15", "h10", "o15",
+        ]);
+        let b = g.board();
+        assert_eq!(b.combinations(0), (true, false));
+        assert!(!b.combinations(1).0);
+        // Two open twos crossing at h8 (f8 g8 and h9 h10): a three-three square.
+        let g = position(&["f8", "a1", "g8", "o1", "h9", "a15", "h10", "o15"]);
+        let mut b = g.board();
+        assert_eq!(b.combinations(0), (false, true));
+        // Black to move, white has no four: the three-three is worth half a combination win.
+        let plain = {
+            let mut p = g.board();
+            p.disable_exact_answers();
+            p.evaluate(2)
+        };
+        let v = b.evaluate(2);
+        assert_eq!(v, (plain + COMBO_WIN / 2).clamp(-CAP, CAP), "{v} {plain}");
     }
 
     #[test]
