@@ -62,7 +62,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             prepare_min_empties: 14,
-            prepare_leaf_empties: 14,
+            prepare_leaf_empties: 12,
             eval_sort_min_empties: 16,
             eval_sort_depth: 0,
             eval_sort_weight: 8,

@@ -3,8 +3,9 @@
 //!
 //! - `n > SHALLOW`: the table (probe, store, and an enhanced transposition cutoff that probes
 //!   every child before searching any), a stability cutoff, and move ordering by the table's move,
-//!   then fastest-first (fewest opponent replies, corners counted twice), quadrant parity and the
-//!   opponent's potential mobility;
+//!   then fastest-first (fewest opponent replies, corners counted twice; one reply is worth four
+//!   of the mover's corner-anchored stable discs, or sixteen squares of the opponent's potential
+//!   mobility or of quadrant parity) and, with many empties, the evaluation;
 //! - `4 < n ≤ SHALLOW`: no table and no move generation: the empty squares are tried straight from
 //!   the bitboard, odd quadrants first, corners before the squares next to them;
 //! - `n ≤ 4`: unrolled code for the last four, three and two empties, and a table-driven flip
@@ -469,7 +470,7 @@ impl Tree<'_> {
                 let pot = potential_moves(cp, co).count_ones() as i32;
                 let stab = corner_stability(co) as i32;
                 let par = if parity & quadrant(x) != 0 { 1 } else { 0 };
-                let mut key = ((36 - mob) << 15) + (stab << 11) + ((36 - pot) << 5) + (par << 3);
+                let mut key = ((36 - mob) << 15) + (stab << 13) + ((36 - pot) << 11) + (par << 11);
                 if n >= self.options.eval_sort_min_empties && self.eval.is_some() {
                     let e = -self.eval_search(cp, co, self.options.eval_sort_depth, -6500, 6500);
                     key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
