@@ -93,12 +93,7 @@ type Playout = (Vec<(u64, u64)>, Option<(u64, u64)>);
 
 /// Play on from `start` with a noisy policy down to `stop_at` empties; returns the positions
 /// with a move to play (side to move first) and the position reached, if the game got there.
-fn playout(
-    start: (u64, u64),
-    stop_at: u32,
-    policy: &Weights,
-    rng: &mut Rng,
-) -> Playout {
+fn playout(start: (u64, u64), stop_at: u32, policy: &Weights, rng: &mut Rng) -> Playout {
     let (mut p, mut o) = start;
     let mut seen = Vec::new();
     loop {

@@ -11,8 +11,21 @@
 //! two of a stone are the candidate moves.
 //!
 //! [`GomokuBoard`] keeps all of this up to date on every move: placing a stone touches only the
-//! (at most 20) windows through its cell, so evaluation is O(1) and move generation one pass over
-//! the cells.
+//! (at most 20) windows through its cell, so the window score is O(1) and move generation one
+//! pass over the cells.
+//!
+//! With the game's exact answers on (the normal engine; `selfplay --b-baseline` turns them off
+//! and plays the plain window engine above), the search also gets:
+//! - **a four at the horizon is searched**, not scored ([`Board::extend_leaf`]): a leaf where the
+//!   opponent has a five point goes one more ply (the block), so a last-ply four no longer counts
+//!   as if it stood;
+//! - **decided leaves**: a side to move with a square giving two five points (an open three or a
+//!   double-four setup) while the opponent has no five point wins in three plies — a proof;
+//! - **combinations at the leaf**: a four-three or three-three square of the side to move, read
+//!   from the windows by line direction, is worth most of a win when the opponent has no four to
+//!   gain time with (`COMBO_WIN`);
+//! - **late move reductions** (`LMR`) and, at threatened nodes, only the forced defences
+//!   (see [`hooks`]).
 
 use std::sync::OnceLock;
 
