@@ -243,14 +243,22 @@ fn eval_speed() {
         }
     }
     let time = |name: &str, f: &mut dyn FnMut(u64, u64, usize, usize) -> i32| {
-        let start = Instant::now();
+        // blocks of 250 positions, each timed five times and counted at its fastest: the
+        // machine is shared, and a block is short enough to often run without a preemption
         let mut sum = 0i64;
-        for _ in 0..10 {
-            for &(b, wh, side, sq) in &pos {
-                sum += f(b, wh, side, sq) as i64;
+        let mut total = 0f64;
+        for block in pos.chunks(250) {
+            let mut best = f64::MAX;
+            for _ in 0..5 {
+                let start = Instant::now();
+                for &(b, wh, side, sq) in block {
+                    sum += f(b, wh, side, sq) as i64;
+                }
+                best = best.min(start.elapsed().as_nanos() as f64);
             }
+            total += best;
         }
-        let ns = start.elapsed().as_nanos() as f64 / (10 * pos.len()) as f64;
+        let ns = total / pos.len() as f64;
         println!("{name:<40} {ns:>7.1} ns/eval   (checksum {sum})");
     };
     let po = |b: u64, wh: u64, side: usize| if side == 0 { (b, wh) } else { (wh, b) };

@@ -152,7 +152,8 @@ const fn symmetry(sym: usize, (c, r): (u8, u8)) -> u8 {
 /// Most instances through one square.
 const MAX_PER_SQUARE: usize = 16;
 
-/// Per-square lists of (instance, power of 3), and each instance's table offset in a band.
+/// Per-square lists of (instance, power of 3) padded with (0, 0), and each instance's table
+/// offset in a band.
 struct Tables {
     entries: [[(u8, u16); MAX_PER_SQUARE]; 64],
     len: [u8; 64],
@@ -199,17 +200,17 @@ static TABLES: Tables = tables();
 pub fn indices(p: u64, o: u64, idx: &mut [u32; N_FEATURES]) {
     let t = &TABLES;
     *idx = t.offsets;
-    let mut add = |mut b: u64, digit: u32| {
-        while b != 0 {
-            let q = b.trailing_zeros() as usize;
-            b &= b - 1;
-            for &(f, pw) in &t.entries[q][..t.len[q] as usize] {
-                idx[f as usize] += digit * pw as u32;
-            }
+    let mut b = p | o;
+    while b != 0 {
+        let q = b.trailing_zeros() as usize;
+        b &= b - 1;
+        let digit = 1 + ((o >> q) & 1) as u32;
+        // all MAX_PER_SQUARE entries: the unused ones add 0 (power 0), a fixed-length loop is
+        // faster than a branch on each square's count
+        for &(f, pw) in &t.entries[q] {
+            idx[f as usize] += digit * pw as u32;
         }
-    };
-    add(p, 1);
-    add(o, 2);
+    }
 }
 
 /// The feature indices of a position: one table index per (shape, symmetry), within the band
@@ -252,8 +253,7 @@ impl Indices {
     /// Add `pw × (d0, d1)` to both views of every instance through `q`.
     #[inline]
     fn update(&mut self, q: usize, d: [u32; 2]) {
-        let t = &TABLES;
-        for &(f, pw) in &t.entries[q][..t.len[q] as usize] {
+        for &(f, pw) in &TABLES.entries[q] {
             let e = &mut self.v[f as usize];
             e[0] = e[0].wrapping_add(d[0].wrapping_mul(pw as u32));
             e[1] = e[1].wrapping_add(d[1].wrapping_mul(pw as u32));
