@@ -171,7 +171,9 @@ pub trait Board: Send {
     const ASPIRATION: Option<i32>;
     /// Iterative deepening starts another iteration only while more than this share of the time
     /// is left (an unfinished iteration still yields any better root move it found).
-    const NEXT_ITERATION: f64 = 0.55;
+    fn next_iteration(&self) -> f64 {
+        0.55
+    }
     /// Late move reductions `(from, min_depth)`: at nodes with at least `min_depth` plies left,
     /// moves from the `from`-th on (0-based, after sorting) are searched one ply shallower first
     /// (two from the `3·from`-th with two more plies left), and again at the full depth only if
@@ -681,7 +683,7 @@ impl<G: Searchable> Searcher<G> {
                 break;
             }
             if let (Some(d), Some(t)) = (run.deadline, limits.time)
-                && Instant::now() + t.mul_f64(<G::Board as Board>::NEXT_ITERATION) > d
+                && Instant::now() + t.mul_f64(g.next_iteration()) > d
             {
                 break;
             }
