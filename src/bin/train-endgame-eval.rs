@@ -35,6 +35,7 @@ use xorboard::search::endgame::eval::{
     Indices, N_EXTRA, N_FEATURES, SCALE, Weights, indices, layout,
 };
 use xorboard::search::endgame::{SolveLimits, Solver};
+use xorboard::search::othello::pattern_search;
 
 /// The default bands (top empties of each): the endgame's five, then one per four empties.
 const DEFAULT_TOPS: &str = "10,14,18,22,26,30,34,38,42,46,50,54,58,64";
@@ -187,89 +188,6 @@ fn to_i16(w: &[f32]) -> Vec<i16> {
 
 fn to_f32(w: &[i16]) -> Vec<f32> {
     w.iter().map(|&x| x as f32 / SCALE as f32).collect()
-}
-
-/// Depth-limited alpha-beta with the evaluation at the leaves, in 1/64 disc; the pattern
-/// indices of `(p, o)` (side `side` to move, as `Indices` sees it) are kept in `ind`.
-#[allow(clippy::too_many_arguments)]
-fn search(
-    w: &Weights,
-    ind: &mut Indices,
-    side: usize,
-    p: u64,
-    o: u64,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-) -> i32 {
-    let mv = moves(p, o);
-    if mv == 0 {
-        let om = moves(o, p);
-        if om == 0 {
-            let d = p.count_ones() as i32 - o.count_ones() as i32;
-            let e = empties(p, o) as i32;
-            let s = match d.cmp(&0) {
-                std::cmp::Ordering::Greater => d + e,
-                std::cmp::Ordering::Less => d - e,
-                std::cmp::Ordering::Equal => 0,
-            };
-            return s * SCALE;
-        }
-        return -search(w, ind, side ^ 1, o, p, depth, -beta, -alpha);
-    }
-    if depth == 0 {
-        let mob = (mv.count_ones() as i32, moves(o, p).count_ones() as i32);
-        return w.eval_indices(ind, side, empties(p, o), mob);
-    }
-    // order: the child's evaluation when two or more plies remain
-    let mut list: [(i32, u8, u64); 32] = [(0, 0, 0); 32];
-    let mut n = 0;
-    let mut m = mv;
-    while m != 0 && n < 32 {
-        let x = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let f = flips(x, p, o);
-        let key = if depth >= 2 {
-            let (np, no) = (p | f | (1 << x), o ^ f);
-            ind.play(side, x, f);
-            let mob = (
-                moves(no, np).count_ones() as i32,
-                moves(np, no).count_ones() as i32,
-            );
-            let e = w.eval_indices(ind, side ^ 1, empties(np, no), mob);
-            ind.undo(side, x, f);
-            e
-        } else {
-            0
-        };
-        list[n] = (key, x as u8, f);
-        n += 1;
-    }
-    list[..n].sort_unstable_by_key(|e| e.0);
-    let mut best = i32::MIN + 1;
-    for &(_, x, f) in &list[..n] {
-        let x = x as usize;
-        ind.play(side, x, f);
-        let v = -search(
-            w,
-            ind,
-            side ^ 1,
-            o ^ f,
-            p | f | (1 << x),
-            depth - 1,
-            -beta,
-            -alpha,
-        );
-        ind.undo(side, x, f);
-        if v > best {
-            best = v;
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-    }
-    best
 }
 
 fn main() {
@@ -473,7 +391,7 @@ fn main() {
                     let n = empties(p, o);
                     let depth = label_depth.max(n + 1 - lo).min(n);
                     let mut ind = Indices::new(p, o);
-                    let v = search(&w, &mut ind, 0, p, o, depth, -i32::MAX, i32::MAX);
+                    let v = pattern_search(&w, &mut ind, 0, p, o, depth, -i32::MAX, i32::MAX, 2);
                     Sample {
                         p,
                         o,

@@ -306,10 +306,13 @@ pub const SHALLOW_DEPTH: i32 = 9;
 pub const SHALLOW_PLIES: u32 = 2;
 
 /// Negamax alpha-beta of `depth` plies with the pattern evaluation at the leaves (1/64 disc) on
-/// `(p, o)`, `side` to move, its indices kept in `ind`: the shallow searches that order moves
-/// high in the tree.
+/// `(p, o)`, `side` to move, its indices kept in `ind`. With `order_from` plies or more left, the
+/// moves are tried best child evaluation first (the trainer's labelling searches); below that in
+/// square order (the engine's short searches that order moves high in the tree, where sorting
+/// would cost more than it saves). The window only bounds the work: with a full window the
+/// result is the same in either order.
 #[allow(clippy::too_many_arguments)]
-fn shallow(
+pub fn pattern_search(
     w: &Weights,
     ind: &mut Indices,
     side: usize,
@@ -318,26 +321,24 @@ fn shallow(
     depth: u32,
     mut alpha: i32,
     beta: i32,
+    order_from: u32,
 ) -> i32 {
     let mp = moves(p, o);
     if mp == 0 {
         if moves(o, p) == 0 {
             return final_score(p, o) / DISC * SCALE;
         }
-        return -shallow(w, ind, side ^ 1, o, p, depth, -beta, -alpha);
+        return -pattern_search(w, ind, side ^ 1, o, p, depth, -beta, -alpha, order_from);
     }
     if depth == 0 {
         let mobility = (mp.count_ones() as i32, moves(o, p).count_ones() as i32);
         return w.eval_indices(ind, side, (p | o).count_zeros(), mobility);
     }
     let mut best = -i32::MAX;
-    let mut m = mp;
-    while m != 0 {
-        let sq = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let f = fast_flips(sq, p, o);
+    // Search one child; true when it cuts the node off.
+    let mut child = |ind: &mut Indices, sq: usize, f: u64| {
         ind.play(side, sq, f);
-        let v = -shallow(
+        let v = -pattern_search(
             w,
             ind,
             side ^ 1,
@@ -346,15 +347,47 @@ fn shallow(
             depth - 1,
             -beta,
             -alpha,
+            order_from,
         );
         ind.undo(side, sq, f);
         if v > best {
             best = v;
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
+            alpha = alpha.max(v);
+        }
+        alpha >= beta
+    };
+    if depth >= order_from {
+        let mut list = [(0i32, 0u8, 0u64); 64];
+        let mut n = 0;
+        let mut m = mp;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = fast_flips(sq, p, o);
+            let (np, no) = (p | f | (1 << sq), o ^ f);
+            ind.play(side, sq, f);
+            let mobility = (
+                moves(no, np).count_ones() as i32,
+                moves(np, no).count_ones() as i32,
+            );
+            let key = w.eval_indices(ind, side ^ 1, (np | no).count_zeros(), mobility);
+            ind.undo(side, sq, f);
+            list[n] = (key, sq as u8, f);
+            n += 1;
+        }
+        list[..n].sort_unstable_by_key(|e| e.0);
+        for &(_, sq, f) in &list[..n] {
+            if child(ind, sq as usize, f) {
+                break;
+            }
+        }
+    } else {
+        let mut m = mp;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if child(ind, sq, fast_flips(sq, p, o)) {
+                break;
             }
         }
     }
@@ -592,7 +625,7 @@ impl Board for OthelloBoard {
                     final_score(no, np)
                 } else if depth >= SHALLOW_DEPTH {
                     ind.play(side, sq, f);
-                    let e = shallow(
+                    let e = pattern_search(
                         w,
                         ind,
                         side ^ 1,
@@ -601,6 +634,7 @@ impl Board for OthelloBoard {
                         SHALLOW_PLIES,
                         -64 * SCALE,
                         64 * SCALE,
+                        u32::MAX,
                     );
                     ind.undo(side, sq, f);
                     to_centi(e)
