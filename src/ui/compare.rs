@@ -21,10 +21,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{
-    Axis, Block, Borders, Chart, Clear, Dataset, GraphType, LegendPosition, Padding, Paragraph,
-    Widget,
-};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition, Paragraph, Widget};
 
 use super::format;
 use super::position::AnyGameExt;
@@ -441,29 +438,24 @@ pub fn render(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     if area.width < 20 || area.height < 6 {
         return;
     }
-    Clear.render(area, buf);
     let state = match view.state {
         RunState::Running => format!("running {}/{} rows", view.finished_rows(), view.rows.len()),
         RunState::Done => "done".to_string(),
         RunState::Cancelled => "cancelled".to_string(),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.title)
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(
-            format!(
-                " Strategy comparison · depth {} · {} · {} ",
-                view.plan.depth, view.position, state
-            ),
-            if view.state == RunState::Running {
-                theme.busy
-            } else {
-                theme.title
-            },
-        ));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = theme.overlay(
+        area,
+        buf,
+        format!(
+            " Strategy comparison · depth {} · {} · {} ",
+            view.plan.depth, view.position, state
+        ),
+        if view.state == RunState::Running {
+            theme.busy
+        } else {
+            theme.title
+        },
+    );
     if inner.height < 3 {
         return;
     }

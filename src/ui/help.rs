@@ -3,7 +3,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::command::COMMANDS;
 use super::theme::Theme;
@@ -124,18 +124,14 @@ pub fn render(area: Rect, buf: &mut Buffer, theme: &Theme, scroll: u16) {
         width,
         height,
     };
-    Clear.render(popup, buf);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.title)
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(
-            " Help · j/k scroll · any other key closes ",
-            theme.title,
-        ));
+    let inner = theme.overlay(
+        popup,
+        buf,
+        " Help · j/k scroll · any other key closes ".to_string(),
+        theme.title,
+    );
     Paragraph::new(lines)
-        .block(block)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0))
-        .render(popup, buf);
+        .render(inner, buf);
 }

@@ -10,7 +10,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::theme::Theme;
 use crate::lesson::{STATES, SeedExample, Step, hex32};
@@ -139,21 +139,16 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     if area.width < 20 || area.height < 6 {
         return;
     }
-    Clear.render(area, buf);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.title)
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(
-            format!(
-                " Lesson 1 · Zobrist hashing on a 2×2 board (seed 000) · step {}/{} ",
-                view.pos,
-                view.last()
-            ),
-            theme.title,
-        ));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = theme.overlay(
+        area,
+        buf,
+        format!(
+            " Lesson 1 · Zobrist hashing on a 2×2 board (seed 000) · step {}/{} ",
+            view.pos,
+            view.last()
+        ),
+        theme.title,
+    );
     let current = view.current();
     let part = current.map(|s| s.part);
     let lit = current.and_then(|s| s.key);

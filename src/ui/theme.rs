@@ -6,9 +6,11 @@
 //! the screen makes (cursor, last move, flipped bits, errors, the winning row) is also carried by
 //! a glyph or a text modifier, so the mono palette loses no information.
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
-use ratatui::widgets::{Block, Borders, Padding};
+use ratatui::widgets::{Block, Borders, Clear, Padding, Widget};
 
 /// How much colour the terminal can show.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -92,6 +94,20 @@ impl Theme {
             .border_style(self.border)
             .title(Span::styled(title, style))
             .padding(Padding::horizontal(1))
+    }
+
+    /// A pop-up's frame drawn over the panels: `area` cleared, borders in the title colour, the
+    /// title in `style`, one column of padding each side. Returns the area inside the frame.
+    pub fn overlay(&self, area: Rect, buf: &mut Buffer, title: String, style: Style) -> Rect {
+        Clear.render(area, buf);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(self.title)
+            .padding(Padding::horizontal(1))
+            .title(Span::styled(title, style));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        inner
     }
 
     pub fn new(mode: ColorMode) -> Theme {
