@@ -14,6 +14,7 @@
 
 pub mod book;
 pub mod commands;
+pub mod cpu;
 pub mod engine;
 pub mod game;
 pub mod lesson;

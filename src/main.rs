@@ -62,6 +62,10 @@ fn called_as_pbrain() -> bool {
 }
 
 fn main() -> ExitCode {
+    if let Err(e) = xorboard::cpu::check() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     if called_as_pbrain() {
         return finish(commands::piskvork::run(&PbrainCli::parse().args));
     }

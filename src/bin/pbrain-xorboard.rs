@@ -18,6 +18,10 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    if let Err(e) = xorboard::cpu::check() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     match piskvork::run(&cli.args) {
         Ok(()) => ExitCode::SUCCESS,
