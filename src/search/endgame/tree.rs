@@ -102,9 +102,23 @@ impl Tree<'_> {
         }
     }
 
-    /// Any number of empties: dispatch to the tier for `n`.
+    /// Any number of empties: dispatch to the tier for `n`. At `SHALLOW` empties and below, a
+    /// null window (beta = alpha + 1: almost every call there) goes to the null-window tiers.
     #[inline]
     pub fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+        if n > SHALLOW {
+            self.deep(p, o, alpha, beta, n, parity)
+        } else if beta == alpha + 1 {
+            self.nws(p, o, alpha, n, parity)
+        } else {
+            self.pvs_shallow(p, o, alpha, beta, n, parity)
+        }
+    }
+
+    /// Null-window search (alpha, alpha + 1) with at most `SHALLOW` empties. Fail-soft: a result
+    /// above alpha is a lower bound of the score, any other an upper bound.
+    #[inline]
+    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
         match n {
             0 => {
                 self.nodes += 1;
@@ -115,19 +129,26 @@ impl Tree<'_> {
                 let e = !(p | o);
                 let x1 = e.trailing_zeros() as usize;
                 let x2 = (e & (e - 1)).trailing_zeros() as usize;
-                self.solve_2(p, o, alpha, beta, x1, x2)
+                self.solve_2(p, o, alpha, x1, x2)
             }
-            3 => self.solve_3(p, o, alpha, beta, parity),
-            4 => self.solve_4(p, o, alpha, beta, parity),
-            _ if n <= SHALLOW => self.shallow(p, o, alpha, beta, n, parity),
-            _ => self.deep(p, o, alpha, beta, n, parity),
+            3 => {
+                let e = !(p | o);
+                let x1 = e.trailing_zeros() as usize;
+                let e = e & (e - 1);
+                let x2 = e.trailing_zeros() as usize;
+                let x3 = (e & (e - 1)).trailing_zeros() as usize;
+                self.solve_3(p, o, alpha, parity, [x1, x2, x3])
+            }
+            4 => self.solve_4(p, o, alpha, parity),
+            _ => self.shallow(p, o, alpha, n, parity),
         }
     }
 
     /// The last empty square `x`; `p` to move, the opponent owns every other square. Fail-soft
     /// for the window (alpha, alpha + 1): when the mover cannot play, the score without the
     /// opponent's move is an upper bound, so the opponent's flips are only counted if that bound
-    /// is above alpha.
+    /// is above alpha. (The result is exact or an upper bound at most alpha, so it is also right
+    /// for any wider window.)
     #[inline(always)]
     fn solve_1(&mut self, p: u64, alpha: i32, x: usize) -> i32 {
         self.nodes += 1;
@@ -149,16 +170,16 @@ impl Tree<'_> {
         if m > 0 { 2 * (pc - m) - 64 } else { none }
     }
 
-    /// Two empties `x1`, `x2`.
+    /// Two empties `x1`, `x2`, null window (alpha, alpha + 1).
     #[inline(always)]
-    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
         if NEIGHBOURS[x1] & o != 0 {
             let f = flips(x1, p, o);
             if f != 0 {
-                best = -self.solve_1(o ^ f, -beta, x2);
-                if best >= beta {
+                best = -self.solve_1(o ^ f, -alpha - 1, x2);
+                if best > alpha {
                     return best;
                 }
             }
@@ -166,7 +187,7 @@ impl Tree<'_> {
         if NEIGHBOURS[x2] & o != 0 {
             let f = flips(x2, p, o);
             if f != 0 {
-                let v = -self.solve_1(o ^ f, -beta, x1);
+                let v = -self.solve_1(o ^ f, -alpha - 1, x1);
                 return v.max(best);
             }
         }
@@ -214,86 +235,98 @@ impl Tree<'_> {
         out
     }
 
-    /// Three empties.
+    /// Three empties, null window (alpha, alpha + 1). The square alone in its quadrant is tried
+    /// first when the other two share one (the only case where quadrant parity orders anything).
     #[inline(always)]
-    fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, parity: u8) -> i32 {
+    fn solve_3(&mut self, p: u64, o: u64, alpha: i32, parity: u8, xs: [usize; 3]) -> i32 {
         self.nodes += 1;
-        let [x1, x2, x3] = Self::ordered_empties::<3>(p, o, parity);
-        let mut best = -INF;
-        let mut a = alpha;
-        for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            if NEIGHBOURS[x] & o == 0 {
-                continue;
-            }
-            let f = flips(x, p, o);
-            if f != 0 {
-                let v = -self.solve_2(o ^ f, p | f | (1 << x), -beta, -a, y, z);
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
-                    a = a.max(v);
-                }
+        let [mut x1, mut x2, mut x3] = xs;
+        if parity & quadrant(x1) == 0 {
+            // x1 shares its quadrant with x2 or x3; the other one is alone
+            if parity & quadrant(x2) == 0 {
+                (x1, x2, x3) = (x3, x1, x2);
+            } else {
+                (x1, x2) = (x2, x1);
             }
         }
+        let mut best = -INF;
+        macro_rules! mine {
+            ($x:expr, $y:expr, $z:expr) => {
+                if NEIGHBOURS[$x] & o != 0 {
+                    let f = flips($x, p, o);
+                    if f != 0 {
+                        let v = -self.solve_2(o ^ f, p | f | (1 << $x), -alpha - 1, $y, $z);
+                        if v > alpha {
+                            return v;
+                        }
+                        best = best.max(v);
+                    }
+                }
+            };
+        }
+        mine!(x1, x2, x3);
+        mine!(x2, x1, x3);
+        mine!(x3, x1, x2);
         if best > -INF {
             return best;
         }
         let mut worst = INF;
-        let mut b = beta;
-        for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            if NEIGHBOURS[x] & p == 0 {
-                continue;
-            }
-            let f = flips(x, o, p);
-            if f != 0 {
-                let v = self.solve_2(p ^ f, o | f | (1 << x), alpha, b, y, z);
-                if v < worst {
-                    worst = v;
-                    if v <= alpha {
-                        return v;
+        macro_rules! theirs {
+            ($x:expr, $y:expr, $z:expr) => {
+                if NEIGHBOURS[$x] & p != 0 {
+                    let f = flips($x, o, p);
+                    if f != 0 {
+                        let v = self.solve_2(p ^ f, o | f | (1 << $x), alpha, $y, $z);
+                        if v <= alpha {
+                            return v;
+                        }
+                        worst = worst.min(v);
                     }
-                    b = b.min(v);
                 }
-            }
+            };
         }
+        theirs!(x1, x2, x3);
+        theirs!(x2, x1, x3);
+        theirs!(x3, x1, x2);
         if worst < INF {
             return worst;
         }
         final_score(p, o)
     }
 
-    /// Four empties.
+    /// Four empties, null window (alpha, alpha + 1), odd quadrants first.
     #[inline(always)]
-    fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, parity: u8) -> i32 {
+    fn solve_4(&mut self, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
         self.nodes += 1;
-        let xs = Self::ordered_empties::<4>(p, o, parity);
+        let [x1, x2, x3, x4] = Self::ordered_empties::<4>(p, o, parity);
         let mut best = -INF;
-        let mut a = alpha;
-        for x in xs {
-            if NEIGHBOURS[x] & o == 0 {
-                continue;
-            }
-            let f = flips(x, p, o);
-            if f != 0 {
-                let v = -self.solve_3(o ^ f, p | f | (1 << x), -beta, -a, parity ^ quadrant(x));
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
+        macro_rules! mine {
+            ($x:expr, $y:expr, $z:expr, $w:expr) => {
+                if NEIGHBOURS[$x] & o != 0 {
+                    let f = flips($x, p, o);
+                    if f != 0 {
+                        let (cp, co) = (o ^ f, p | f | (1 << $x));
+                        let v =
+                            -self.solve_3(cp, co, -alpha - 1, parity ^ quadrant($x), [$y, $z, $w]);
+                        if v > alpha {
+                            return v;
+                        }
+                        best = best.max(v);
                     }
-                    a = a.max(v);
                 }
-            }
+            };
         }
+        mine!(x1, x2, x3, x4);
+        mine!(x2, x1, x3, x4);
+        mine!(x3, x1, x2, x4);
+        mine!(x4, x1, x2, x3);
         if best > -INF {
             return best;
         }
         if moves(o, p) == 0 {
             return final_score(p, o);
         }
-        -self.solve_4(o, p, -beta, -alpha, parity)
+        -self.solve_4(o, p, -alpha - 1, parity)
     }
 
     /// Fail-low cutoff from the opponent's stable discs: the score cannot exceed
@@ -309,8 +342,9 @@ impl Tree<'_> {
         None
     }
 
-    /// 5 to `SHALLOW` empties: squares straight from the bitboard in parity order.
-    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+    /// 5 to `SHALLOW` empties, null window (alpha, alpha + 1): squares straight from the
+    /// bitboard in parity order.
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
         self.nodes += 1;
         if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
             return v;
@@ -318,7 +352,6 @@ impl Tree<'_> {
         let e = !(p | o);
         let odd = QUADRANT_MASK[(parity & 15) as usize];
         let mut best = -INF;
-        let mut a = alpha;
         for group in [
             e & odd & CORNERS,
             e & odd & MIDDLE,
@@ -341,16 +374,73 @@ impl Tree<'_> {
                 let (cp, co) = (o ^ f, p | f | (1 << x));
                 let cpar = parity ^ quadrant(x);
                 let v = if n == 5 {
-                    -self.solve_4(cp, co, -beta, -a, cpar)
+                    -self.solve_4(cp, co, -alpha - 1, cpar)
                 } else {
-                    -self.shallow(cp, co, -beta, -a, n - 1, cpar)
+                    -self.shallow(cp, co, -alpha - 1, n - 1, cpar)
+                };
+                if v > alpha {
+                    return v;
+                }
+                best = best.max(v);
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.shallow(o, p, -alpha - 1, n, parity)
+    }
+
+    /// At most `SHALLOW` empties with an open window (rare: principal-variation nodes):
+    /// principal variation search in the shallow order, null-window searches for the later moves.
+    fn pvs_shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+        if n <= 1 {
+            // exact, or an upper bound at most alpha: right for any window
+            return self.nws(p, o, alpha, n, parity);
+        }
+        self.nodes += 1;
+        let e = !(p | o);
+        let odd = QUADRANT_MASK[(parity & 15) as usize];
+        let mut best = -INF;
+        let mut alpha = alpha;
+        for group in [
+            e & odd & CORNERS,
+            e & odd & MIDDLE,
+            e & odd & NEAR_CORNERS,
+            e & !odd & CORNERS,
+            e & !odd & MIDDLE,
+            e & !odd & NEAR_CORNERS,
+        ] {
+            let mut m = group;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(x, p, o);
+                if f == 0 {
+                    continue;
+                }
+                let (cp, co) = (o ^ f, p | f | (1 << x));
+                let cpar = parity ^ quadrant(x);
+                let v = if best == -INF {
+                    -self.search(cp, co, -beta, -alpha, n - 1, cpar)
+                } else {
+                    let v = -self.nws(cp, co, -alpha - 1, n - 1, cpar);
+                    if v > alpha && v < beta {
+                        -self.search(cp, co, -beta, -alpha, n - 1, cpar)
+                    } else {
+                        v
+                    }
                 };
                 if v > best {
                     best = v;
-                    if v >= beta {
-                        return v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
                     }
-                    a = a.max(v);
                 }
             }
         }
@@ -360,7 +450,7 @@ impl Tree<'_> {
         if moves(o, p) == 0 {
             return final_score(p, o);
         }
-        -self.shallow(o, p, -beta, -alpha, n, parity)
+        -self.pvs_shallow(o, p, -beta, -alpha, n, parity)
     }
 
     /// Deeper than `SHALLOW`: table, stability, ETC, sorted moves, PVS.
@@ -516,5 +606,104 @@ impl Tree<'_> {
         }
         list.swap(i, b);
         list[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bits::{edge_table, parity_of};
+    use super::*;
+    use crate::game::othello;
+
+    /// Plain negamax over the rules module.
+    fn reference(p: u64, o: u64) -> i32 {
+        let mv = othello::moves(p, o);
+        if mv == 0 {
+            if othello::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -reference(o, p);
+        }
+        let mut best = -INF;
+        let mut m = mv;
+        while m != 0 {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = othello::flips(x, p, o);
+            best = best.max(-reference(o ^ f, p | f | (1 << x)));
+        }
+        best
+    }
+
+    /// Random positions with exactly `n` empties; some with one colour scarce, so that passes
+    /// and lost games come up too.
+    fn positions(n: u32, count: usize, seed: u64) -> Vec<(u64, u64)> {
+        let mut s = seed;
+        let mut next = move || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        (0..count)
+            .map(|i| {
+                let mut empty = 0u64;
+                while empty.count_ones() < n {
+                    empty |= 1 << (next() % 64);
+                }
+                let colour = match i % 4 {
+                    0 => next() & next() & next(),
+                    1 => next() | next() | next(),
+                    _ => next(),
+                };
+                let p = colour & !empty;
+                (p, !p & !empty)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_tier_is_exact_and_fail_soft_for_any_window() {
+        let mut table = Table::new(1);
+        let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
+        let stop = AtomicBool::new(false);
+        let mut tree = Tree {
+            table: &mut table,
+            lists: &mut lists,
+            edge: edge_table(),
+            stop: &stop,
+            deadline: None,
+            node_limit: u64::MAX,
+            nodes: 0,
+            next_check: 0,
+            aborted: false,
+            options: super::super::Options::default(),
+            eval: None,
+        };
+        for n in 0..=9u32 {
+            let count = if n <= 7 { 400 } else { 40 };
+            for (p, o) in positions(n, count, 77 + u64::from(n)) {
+                let want = reference(p, o);
+                let parity = parity_of(!(p | o));
+                let mut windows = vec![(-INF, INF), (-1, 1), (-65, -64), (64, 65)];
+                for a in want - 3..=want + 2 {
+                    windows.push((a, a + 1));
+                    windows.push((a, a + 2));
+                    windows.push((a, a + 5));
+                }
+                for (alpha, beta) in windows {
+                    let v = tree.search(p, o, alpha, beta, n, parity);
+                    let what = format!("n {n} p {p:#x} o {o:#x} ({alpha}, {beta}): {v} vs {want}");
+                    if v <= alpha {
+                        assert!(want <= v, "{what}");
+                    } else if v >= beta {
+                        assert!(want >= v, "{what}");
+                    } else {
+                        assert_eq!(v, want, "{what}");
+                    }
+                }
+            }
+        }
     }
 }
