@@ -117,6 +117,7 @@ pub struct Solver {
     lists: Lists,
     options: Options,
     weights: Option<eval::Weights>,
+    eval_slots: hint::EvalSlots,
 }
 
 impl Default for Solver {
@@ -133,6 +134,7 @@ impl Solver {
             lists: vec![[Candidate::default(); 64]; 65],
             options: Options::default(),
             weights: None,
+            eval_slots: hint::eval_slots(),
         }
     }
 
@@ -171,6 +173,7 @@ impl Solver {
             lists,
             options,
             weights,
+            eval_slots,
         } = self;
         table.new_search();
         let eval: Option<&'a eval::Weights> = match weights {
@@ -189,6 +192,7 @@ impl Solver {
             aborted: false,
             options: *options,
             eval,
+            eval_slots,
         }
     }
 

@@ -231,49 +231,55 @@ pub fn features(p: u64, o: u64, out: &mut [usize; N_FEATURES]) -> [i32; N_EXTRA]
 /// Pattern indices kept move by move: for every instance, its index as black to move sees it
 /// (black digit 1, white 2) and as white to move sees it. A move changes only the instances
 /// through the placed and flipped squares.
+///
+/// "Black" and "white" are just the two views: the endgame solver calls the root's mover
+/// side 0 and tracks which view belongs to the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Indices {
-    v: [[u32; 2]; N_FEATURES],
+    v: [[u32; N_FEATURES]; 2],
 }
+
+/// Index digits added to (view of the mover, view of the other side) by a move: the placed disc
+/// is the mover's (1 in its view, 2 in the other's), a flipped disc turns 2 into 1 in the
+/// mover's view and 1 into 2 in the other's.
+const PLACE: [u32; 2] = [1, 2];
+const FLIP: [u32; 2] = [u32::MAX, 1];
 
 impl Indices {
     /// The indices of a position given by its black and white discs.
     pub fn new(black: u64, white: u64) -> Indices {
-        let mut b = [0u32; N_FEATURES];
-        let mut w = [0u32; N_FEATURES];
-        indices(black, white, &mut b);
-        indices(white, black, &mut w);
-        let mut v = [[0u32; 2]; N_FEATURES];
-        for f in 0..N_FEATURES {
-            v[f] = [b[f], w[f]];
-        }
+        let mut v = [[0u32; N_FEATURES]; 2];
+        indices(black, white, &mut v[0]);
+        indices(white, black, &mut v[1]);
         Indices { v }
     }
 
-    /// Add `pw × (d0, d1)` to both views of every instance through `q`.
+    /// The view of `side` (0 black, 1 white): the table indices with that side to move.
     #[inline]
-    fn update(&mut self, q: usize, d: [u32; 2]) {
+    pub fn view(&self, side: usize) -> &[u32; N_FEATURES] {
+        &self.v[side & 1]
+    }
+
+    /// Add `pw × d[t]` to view `t ^ side` of every instance through `q` (wrapping: a
+    /// subtraction is the addition of a wrapped negative digit).
+    #[inline(always)]
+    fn update(&mut self, q: usize, side: usize, d: [u32; 2]) {
+        let [a, b] = &mut self.v;
+        let (mine, other) = if side == 0 { (a, b) } else { (b, a) };
         for &(f, pw) in &TABLES.entries[q] {
-            let e = &mut self.v[f as usize];
-            e[0] = e[0].wrapping_add(d[0].wrapping_mul(pw as u32));
-            e[1] = e[1].wrapping_add(d[1].wrapping_mul(pw as u32));
+            let f = f as usize;
+            mine[f] = mine[f].wrapping_add(d[0].wrapping_mul(pw as u32));
+            other[f] = other[f].wrapping_add(d[1].wrapping_mul(pw as u32));
         }
     }
 
     /// Side `side` (0 black, 1 white) puts a disc on `sq` and flips `flipped`.
     #[inline]
     pub fn play(&mut self, side: usize, sq: usize, flipped: u64) {
-        // own digit 1, the other's 2; a flip turns 2 into 1 in the mover's view, 1 into 2 in
-        // the other's
-        let (place, flip) = if side == 0 {
-            ([1, 2], [u32::MAX, 1])
-        } else {
-            ([2, 1], [1, u32::MAX])
-        };
-        self.update(sq, place);
+        self.update(sq, side, PLACE);
         let mut b = flipped;
         while b != 0 {
-            self.update(b.trailing_zeros() as usize, flip);
+            self.update(b.trailing_zeros() as usize, side, FLIP);
             b &= b - 1;
         }
     }
@@ -281,15 +287,39 @@ impl Indices {
     /// Take back `play(side, sq, flipped)`.
     #[inline]
     pub fn undo(&mut self, side: usize, sq: usize, flipped: u64) {
-        let (place, flip) = if side == 0 {
-            ([u32::MAX, u32::MAX - 1], [1, u32::MAX])
-        } else {
-            ([u32::MAX - 1, u32::MAX], [u32::MAX, 1])
-        };
-        self.update(sq, place);
+        let neg = |d: [u32; 2]| [d[0].wrapping_neg(), d[1].wrapping_neg()];
+        self.update(sq, side, neg(PLACE));
         let mut b = flipped;
         while b != 0 {
-            self.update(b.trailing_zeros() as usize, flip);
+            self.update(b.trailing_zeros() as usize, side, neg(FLIP));
+            b &= b - 1;
+        }
+    }
+
+    /// Only view `t` (0 black, 1 white) after `side` plays `sq` flipping `flipped`, written to
+    /// `out` (`self` unchanged): with `t = side ^ 1`, the indices of the position after the move
+    /// for its side to move, for a leaf evaluation that needs nothing else.
+    #[inline(always)]
+    pub fn view_after(
+        &self,
+        side: usize,
+        sq: usize,
+        flipped: u64,
+        t: usize,
+        out: &mut [u32; N_FEATURES],
+    ) {
+        *out = self.v[t & 1];
+        let k = (t ^ side) & 1;
+        let add = |out: &mut [u32; N_FEATURES], q: usize, d: u32| {
+            for &(f, pw) in &TABLES.entries[q] {
+                let f = f as usize;
+                out[f] = out[f].wrapping_add(d.wrapping_mul(pw as u32));
+            }
+        };
+        add(out, sq, PLACE[k]);
+        let mut b = flipped;
+        while b != 0 {
+            add(out, b.trailing_zeros() as usize, FLIP[k]);
             b &= b - 1;
         }
     }
@@ -417,6 +447,13 @@ impl Weights {
         self.score(64 - (p | o).count_ones(), |f| idx[f], mobility)
     }
 
+    /// Score in 1/64 disc from one view's table indices (the side to move's), the number of
+    /// empties and the mobility of the side to move and of the other side.
+    #[inline]
+    pub fn eval_view(&self, view: &[u32; N_FEATURES], empties: u32, mobility: (i32, i32)) -> i32 {
+        self.score(empties, |f| view[f], mobility)
+    }
+
     /// Score in 1/64 disc for `side` to move (0 black, 1 white) from kept indices, the number of
     /// empties and the mobility of the side to move and of the other side.
     #[inline]
@@ -427,7 +464,7 @@ impl Weights {
         empties: u32,
         mobility: (i32, i32),
     ) -> i32 {
-        self.score(empties, |f| ind.v[f][side], mobility)
+        self.eval_view(ind.view(side), empties, mobility)
     }
 }
 

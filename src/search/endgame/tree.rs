@@ -70,6 +70,7 @@ pub struct Tree<'a> {
     pub aborted: bool,
     pub options: super::Options,
     pub eval: Option<&'a super::eval::Weights>,
+    pub eval_slots: &'a mut super::hint::EvalSlots,
 }
 
 /// Final disc difference (empties to the winner).
@@ -541,6 +542,10 @@ impl Tree<'_> {
     /// Fill move list `n` for the moves `mv` of `p`, each with its flips and ordering key.
     #[inline]
     pub fn fill_list(&mut self, p: u64, o: u64, mv: u64, n: u32, parity: u8, hash: u8) -> usize {
+        let by_eval = n >= self.options.eval_sort_min_empties && self.eval.is_some();
+        if by_eval {
+            self.node_indices(p, o, n);
+        }
         let mut m = mv;
         let mut k = 0;
         while m != 0 {
@@ -561,8 +566,8 @@ impl Tree<'_> {
                 let stab = corner_stability(co) as i32;
                 let par = if parity & quadrant(x) != 0 { 1 } else { 0 };
                 let mut key = ((36 - mob) << 15) + (stab << 13) + ((36 - pot) << 11) + (par << 11);
-                if n >= self.options.eval_sort_min_empties && self.eval.is_some() {
-                    let e = -self.eval_search(cp, co, self.options.eval_sort_depth, -6500, 6500);
+                if by_eval {
+                    let e = self.child_eval(n, x, f, cp, co, moves(cp, co));
                     key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
                 }
                 key
@@ -667,6 +672,7 @@ mod tests {
     fn every_tier_is_exact_and_fail_soft_for_any_window() {
         let mut table = Table::new(1);
         let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
+        let mut eval_slots = super::super::hint::eval_slots();
         let stop = AtomicBool::new(false);
         let mut tree = Tree {
             table: &mut table,
@@ -680,6 +686,7 @@ mod tests {
             aborted: false,
             options: super::super::Options::default(),
             eval: None,
+            eval_slots: &mut eval_slots,
         };
         for n in 0..=9u32 {
             let count = if n <= 7 { 400 } else { 40 };
