@@ -434,22 +434,12 @@ const fn build_file_unpack() -> [u64; 256] {
 /// A byte unpacked onto the a-file (bit r → a(r+1)).
 static FILE_UNPACK: [u64; 256] = build_file_unpack();
 
-const fn build_diagonal_lines() -> [[u64; 15]; 2] {
-    let mut t = [[0u64; 15]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let (x, y) = (sq % 8, sq / 8);
-        t[0][x + 7 - y] |= 1u64 << sq; // a1–h8 direction: x - y constant
-        t[1][x + y] |= 1u64 << sq; // a8–h1 direction: x + y constant
-        sq += 1;
-    }
-    t
-}
-
-static DIAGONAL_LINES: [[u64; 15]; 2] = build_diagonal_lines();
-
 /// Squares whose lines are completely filled in each of the four directions
 /// (horizontal, vertical, a1–h8 diagonal, a8–h1 diagonal).
+///
+/// A diagonal is full at a square when it is full from there to the end in both directions;
+/// each half is found by doubling: "this square and the next 1, 2, 4 along are filled", where
+/// squares closer to the end than the step only need the part that is on the board.
 #[inline(always)]
 fn full_lines(filled: u64) -> [u64; 4] {
     let mut h = filled;
@@ -462,13 +452,25 @@ fn full_lines(filled: u64) -> [u64; 4] {
     v &= v >> 16;
     v &= v >> 32;
     let v = (v & 0xFF).wrapping_mul(0x0101_0101_0101_0101);
-    let mut d = [0u64; 2];
-    for (k, lines) in DIAGONAL_LINES.iter().enumerate() {
-        for &m in lines {
-            d[k] |= m & 0u64.wrapping_sub((filled & m == m) as u64);
-        }
-    }
-    [h, v, d[0], d[1]]
+    // a1–h8: up-right (>> 9 brings the next square down to this one) and down-left (<< 9)
+    let mut ur = filled;
+    ur &= (ur >> 9) | 0xFF80_8080_8080_8080;
+    ur &= (ur >> 18) | 0xFFFF_C0C0_C0C0_C0C0;
+    ur &= (ur >> 36) | 0xFFFF_FFFF_F0F0_F0F0;
+    let mut dl = filled;
+    dl &= (dl << 9) | 0x0101_0101_0101_01FF;
+    dl &= (dl << 18) | 0x0303_0303_0303_FFFF;
+    dl &= (dl << 36) | 0x0F0F_0F0F_FFFF_FFFF;
+    // a8–h1: up-left (>> 7) and down-right (<< 7)
+    let mut ul = filled;
+    ul &= (ul >> 7) | 0xFF01_0101_0101_0101;
+    ul &= (ul >> 14) | 0xFFFF_0303_0303_0303;
+    ul &= (ul >> 28) | 0xFFFF_FFFF_0F0F_0F0F;
+    let mut dr = filled;
+    dr &= (dr << 7) | 0x8080_8080_8080_80FF;
+    dr &= (dr << 14) | 0xC0C0_C0C0_C0C0_FFFF;
+    dr &= (dr << 28) | 0xF0F0_F0F0_FFFF_FFFF;
+    [h, v, ur & dl, ul & dr]
 }
 
 /// A subset of the discs of `p` that can never be flipped: exact edge stability, discs whose four
@@ -612,6 +614,38 @@ mod tests {
             assert_eq!(flippable(p, o, s), 0, "p {p:#x} o {o:#x} stable {s:#x}");
             checked += 1;
         }
+    }
+
+    /// Full lines square by square, the slow way.
+    fn full_lines_reference(filled: u64) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for x in 0..64 {
+            // directions k and k + 4 make one line
+            for (k, lines) in out.iter_mut().enumerate() {
+                let line = RAYS[x][k] | RAYS[x][k + 4] | (1u64 << x);
+                if filled & line == line {
+                    *lines |= 1 << x;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn full_lines_match_the_square_by_square_check() {
+        let mut rng = Rng(3);
+        for i in 0..20_000 {
+            // mostly filled boards, so full lines of every length occur
+            let holes = match i % 3 {
+                0 => rng.next() & rng.next() & rng.next() & rng.next(),
+                1 => rng.next() & rng.next() & rng.next() & rng.next() & rng.next() & rng.next(),
+                _ => 1u64 << (rng.next() % 64),
+            };
+            let filled = !holes;
+            assert_eq!(full_lines(filled), full_lines_reference(filled), "{filled:#x}");
+        }
+        assert_eq!(full_lines(!0), [!0; 4]);
+        assert_eq!(full_lines(0), [0; 4]);
     }
 
     #[test]
