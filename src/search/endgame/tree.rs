@@ -299,6 +299,9 @@ impl Tree<'_> {
     #[inline(always)]
     fn solve_4(&mut self, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
         self.nodes += 1;
+        if let Some(v) = self.stability_cutoff(p, o, alpha, 4) {
+            return v;
+        }
         let [x1, x2, x3, x4] = Self::ordered_empties::<4>(p, o, parity);
         let mut best = -INF;
         macro_rules! mine {
