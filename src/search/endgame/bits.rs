@@ -76,15 +76,60 @@ static RAYS: [[u64; 8]; 64] = build_rays();
 
 /// The discs `player` flips by playing on the empty square `x` (0 if the move is illegal).
 ///
-/// With AVX2 (the x86-64 build enables it, see `.cargo/config.toml`) the eight rays are done four
-/// at a time in vector registers; otherwise by [`flips_scalar`]. Both give the same result.
+/// With AVX2 (the x86-64 build enables it, see `.cargo/config.toml`) the four rays towards higher
+/// indices are done in one vector register and the four towards lower indices in another (lane k:
+/// steps of 1, 8, 9, 7 squares); otherwise ray by ray by [`flips_scalar`]. Same results.
+///
+/// Upwards, the first non-opponent square is the lowest set bit of `!o & ray` (`t & -t`).
+/// Downwards it is the highest; AVX2 has no leading-zero count, so every ray square below another
+/// one of `t` is erased first (`t` shifted down by 1, 2, 4, 8 steps, or-ed together). If the
+/// square found holds a player's disc, the ray squares between it and `x` flip.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 pub fn flips(x: usize, p: u64, o: u64) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64,
+        _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
+        _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set_epi64x,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srlv_epi64,
+        _mm256_sub_epi64,
+    };
+    let rays = &RAYS[x & 63];
     // Safety: this version is only compiled when the build enables AVX2 for every function
-    // (`target_feature = "avx2"`), so the instructions exist on any CPU the binary may run on
-    // (the binaries check the CPU at start-up, see `crate::cpu`).
-    unsafe { flips_avx2(x, p, o) }
+    // (`target_feature = "avx2"`), so the instructions exist on any CPU the binary runs on (the
+    // binaries check the CPU at start-up, see `crate::cpu`); `rays` holds eight u64, so both
+    // 32-byte unaligned loads stay inside it.
+    unsafe {
+        let up = _mm256_loadu_si256(rays.as_ptr().cast::<__m256i>());
+        let down = _mm256_loadu_si256(rays.as_ptr().add(4).cast::<__m256i>());
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let zero = _mm256_setzero_si256();
+        // towards higher indices
+        let t = _mm256_andnot_si256(oo, up);
+        let first = _mm256_and_si256(t, _mm256_sub_epi64(zero, t));
+        let out = _mm256_and_si256(first, pp);
+        let run = _mm256_and_si256(up, _mm256_add_epi64(out, _mm256_set1_epi64x(-1)));
+        let f_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(out, zero), run);
+        // towards lower indices
+        let t = _mm256_andnot_si256(oo, down);
+        let step = _mm256_set_epi64x(7, 9, 8, 1);
+        let mut below = _mm256_srlv_epi64(t, step);
+        below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step));
+        below = _mm256_or_si256(
+            below,
+            _mm256_srlv_epi64(below, _mm256_set_epi64x(14, 18, 16, 2)),
+        );
+        below = _mm256_or_si256(
+            below,
+            _mm256_srlv_epi64(below, _mm256_set_epi64x(28, 36, 32, 4)),
+        );
+        let out = _mm256_and_si256(_mm256_andnot_si256(below, t), pp);
+        let f_down = _mm256_and_si256(down, _mm256_slli_epi64(_mm256_sub_epi64(zero, out), 1));
+        let f = _mm256_or_si256(f_up, f_down);
+        let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
+        _mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h))) as u64
+    }
 }
 
 /// The discs `player` flips by playing on the empty square `x` (0 if the move is illegal).
@@ -121,64 +166,6 @@ pub fn flips_scalar(x: usize, p: u64, o: u64) -> u64 {
         d += 1;
     }
     f
-}
-
-/// Flips with the four rays towards higher indices in one AVX2 register and the four towards
-/// lower indices in another (lane k: steps of 1, 8, 9, 7 squares).
-///
-/// Upwards, the first non-opponent square is the lowest set bit of `!o & ray` (`t & -t`).
-/// Downwards it is the highest; AVX2 has no leading-zero count, so every ray square below another
-/// one of `t` is erased first (`t` shifted down by 1, 2, 4, 8 steps, or-ed together). If the
-/// square found holds a player's disc, the ray squares between it and `x` flip.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn flips_avx2(x: usize, p: u64, o: u64) -> u64 {
-    use std::arch::x86_64::{
-        __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64,
-        _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
-        _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set_epi64x,
-        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srlv_epi64,
-        _mm256_sub_epi64,
-    };
-    let rays = &RAYS[x & 63];
-    // Safety: `rays` is an array of eight u64, so both 32-byte unaligned loads stay inside it.
-    let (up, down) = unsafe {
-        let ptr = rays.as_ptr();
-        (
-            _mm256_loadu_si256(ptr.cast::<__m256i>()),
-            _mm256_loadu_si256(ptr.add(4).cast::<__m256i>()),
-        )
-    };
-    let pp = _mm256_set1_epi64x(p as i64);
-    let oo = _mm256_set1_epi64x(o as i64);
-    let zero = _mm256_setzero_si256();
-    // towards higher indices
-    let t = _mm256_andnot_si256(oo, up);
-    let first = _mm256_and_si256(t, _mm256_sub_epi64(zero, t));
-    let out = _mm256_and_si256(first, pp);
-    let run = _mm256_and_si256(up, _mm256_add_epi64(out, _mm256_set1_epi64x(-1)));
-    let f_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(out, zero), run);
-    // towards lower indices
-    let t = _mm256_andnot_si256(oo, down);
-    let mut below = _mm256_srlv_epi64(t, _mm256_set_epi64x(7, 9, 8, 1));
-    below = _mm256_or_si256(
-        below,
-        _mm256_srlv_epi64(below, _mm256_set_epi64x(7, 9, 8, 1)),
-    );
-    below = _mm256_or_si256(
-        below,
-        _mm256_srlv_epi64(below, _mm256_set_epi64x(14, 18, 16, 2)),
-    );
-    below = _mm256_or_si256(
-        below,
-        _mm256_srlv_epi64(below, _mm256_set_epi64x(28, 36, 32, 4)),
-    );
-    let out = _mm256_and_si256(_mm256_andnot_si256(below, t), pp);
-    let f_down = _mm256_and_si256(down, _mm256_slli_epi64(_mm256_sub_epi64(zero, out), 1));
-    let f = _mm256_or_si256(f_up, f_down);
-    let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
-    _mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h))) as u64
 }
 
 #[inline(always)]
@@ -619,10 +606,10 @@ mod tests {
     /// Full lines square by square, the slow way.
     fn full_lines_reference(filled: u64) -> [u64; 4] {
         let mut out = [0u64; 4];
-        for x in 0..64 {
+        for (x, rays) in RAYS.iter().enumerate() {
             // directions k and k + 4 make one line
             for (k, lines) in out.iter_mut().enumerate() {
-                let line = RAYS[x][k] | RAYS[x][k + 4] | (1u64 << x);
+                let line = rays[k] | rays[k + 4] | (1u64 << x);
                 if filled & line == line {
                     *lines |= 1 << x;
                 }
@@ -642,7 +629,11 @@ mod tests {
                 _ => 1u64 << (rng.next() % 64),
             };
             let filled = !holes;
-            assert_eq!(full_lines(filled), full_lines_reference(filled), "{filled:#x}");
+            assert_eq!(
+                full_lines(filled),
+                full_lines_reference(filled),
+                "{filled:#x}"
+            );
         }
         assert_eq!(full_lines(!0), [!0; 4]);
         assert_eq!(full_lines(0), [0; 4]);

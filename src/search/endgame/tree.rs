@@ -11,6 +11,11 @@
 //! - `n ≤ 4`: unrolled code for the last four, three and two empties, and a table-driven flip
 //!   count for the very last square.
 //!
+//! At `SHALLOW` empties and below, null windows (almost every call there) have their own
+//! versions that take only alpha; an open window gets a small principal variation search over
+//! them. From 4 empties up, the stability cutoff is tried when the opponent has enough discs
+//! for it to succeed.
+//!
 //! Scores are final disc differences for the side to move (empties go to the winner), so every
 //! score is even and lies in [-64, 64].
 
@@ -43,6 +48,19 @@ const STABILITY_THRESHOLD: [i32; 65] = {
         t[n] = 2 * n as i32 - 2;
         n += 1;
     }
+    t
+};
+
+/// The stability cutoff needs (64 - alpha) / 2 stable discs of the opponent (rounded up); it is
+/// only tried when the opponent has at least this many discs more than that (by empties). Close
+/// to the end a failed try costs more than the small subtree it might have saved, and cutoffs
+/// come mostly with a large surplus (measured on FFO #40, #42, #44).
+const STABILITY_MARGIN: [i32; 65] = {
+    let mut t = [0; 65];
+    t[4] = 12;
+    t[5] = 10;
+    t[6] = 10;
+    t[7] = 10;
     t
 };
 
@@ -337,7 +355,9 @@ impl Tree<'_> {
     /// 64 - 2 × (opponent's stable discs).
     #[inline(always)]
     fn stability_cutoff(&self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
+        if alpha >= STABILITY_THRESHOLD[n as usize]
+            && o.count_ones() as i32 - (65 - alpha) / 2 >= STABILITY_MARGIN[n as usize]
+        {
             let bound = 64 - 2 * stable_discs(o, p, self.edge).count_ones() as i32;
             if bound <= alpha {
                 return Some(bound);
