@@ -237,21 +237,22 @@ impl Tree<'_> {
         final_score(p, o)
     }
 
-    /// Empties in odd quadrants first.
+    /// The four empties, those in odd quadrants first. With four empties an odd number of them
+    /// in a quadrant means two odd quadrants with one empty each and an even one (two odd ones
+    /// in three quadrants cannot be), or all four squares in odd quadrants, or none; only the
+    /// first case needs ordering.
     #[inline(always)]
-    fn ordered_empties<const N: usize>(p: u64, o: u64, parity: u8) -> [usize; N] {
+    fn ordered_empties_4(p: u64, o: u64, parity: u8) -> [usize; 4] {
         let e = !(p | o);
-        let odd = QUADRANT_MASK[(parity & 15) as usize];
-        let mut out = [0usize; N];
-        let mut i = 0;
-        for mut m in [e & odd, e & !odd] {
-            while m != 0 && i < N {
-                out[i] = m.trailing_zeros() as usize;
-                m &= m - 1;
-                i += 1;
-            }
-        }
-        out
+        let odd = e & QUADRANT_MASK[(parity & 15) as usize];
+        let first = if odd.count_ones() == 2 { odd } else { e };
+        let second = first & first.wrapping_sub(1);
+        let rest = (e & !first) | (second & second.wrapping_sub(1));
+        let x1 = first.trailing_zeros() as usize;
+        let x2 = second.trailing_zeros() as usize;
+        let x3 = rest.trailing_zeros() as usize;
+        let x4 = (rest & rest.wrapping_sub(1)).trailing_zeros() as usize;
+        [x1, x2, x3, x4]
     }
 
     /// Three empties, null window (alpha, alpha + 1). The square alone in its quadrant is tried
@@ -320,7 +321,7 @@ impl Tree<'_> {
         if let Some(v) = self.stability_cutoff(p, o, alpha, 4) {
             return v;
         }
-        let [x1, x2, x3, x4] = Self::ordered_empties::<4>(p, o, parity);
+        let [x1, x2, x3, x4] = Self::ordered_empties_4(p, o, parity);
         let mut best = -INF;
         macro_rules! mine {
             ($x:expr, $y:expr, $z:expr, $w:expr) => {
