@@ -303,11 +303,21 @@ pub fn last_flip_count(x: usize, p: u64) -> i32 {
 
 // ---- quadrant parity ------------------------------------------------------------------------
 
+/// Quadrant bit of each square, looked up (one load instead of six shifts and masks).
+static QUADRANT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut x = 0;
+    while x < 64 {
+        t[x] = 1 << ((((x >> 5) & 1) << 1) | ((x >> 2) & 1));
+        x += 1;
+    }
+    t
+};
+
 /// Quadrant bit of each square: 1 = a1–d4, 2 = e1–h4, 4 = a5–d8, 8 = e5–h8.
 #[inline(always)]
 pub fn quadrant(x: usize) -> u8 {
-    let x = x & 63;
-    1 << ((((x >> 5) & 1) << 1) | ((x >> 2) & 1))
+    QUADRANT[x & 63]
 }
 
 const fn build_quadrant_masks() -> [u64; 16] {
@@ -655,6 +665,12 @@ mod tests {
 
     #[test]
     fn parity_and_quadrants() {
+        for x in 0..64 {
+            let (row, col) = (x / 8, x % 8);
+            let want = 1 << (2 * usize::from(row >= 4) + usize::from(col >= 4));
+            assert_eq!(quadrant(x), want, "{x}");
+            assert_eq!(QUADRANT_MASK[want as usize] & (1 << x), 1 << x);
+        }
         assert_eq!(quadrant(0), 1);
         assert_eq!(quadrant(7), 2);
         assert_eq!(quadrant(56), 4);
