@@ -52,7 +52,10 @@ pub struct Options {
     /// From this many empties on, moves are also ordered by the evaluation of the position after
     /// them (with the trained weights only).
     pub eval_sort_min_empties: u32,
-    /// Depth of the evaluation search used for that ordering (0: the static evaluation).
+    /// From this many empties on, that evaluation is an evaluation search `eval_sort_depth`
+    /// plies deep instead of the static evaluation.
+    pub eval_search_min_empties: u32,
+    /// Depth of that evaluation search (0: the static evaluation everywhere).
     pub eval_sort_depth: u32,
     /// Weight of the evaluation in the ordering key, in percent of one mobility step per 2.5 discs.
     pub eval_sort_weight: i32,
@@ -62,9 +65,10 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             prepare_min_empties: 14,
-            prepare_leaf_empties: 12,
-            eval_sort_min_empties: 16,
-            eval_sort_depth: 0,
+            prepare_leaf_empties: 14,
+            eval_sort_min_empties: 14,
+            eval_search_min_empties: 16,
+            eval_sort_depth: 1,
             eval_sort_weight: 8,
         }
     }

@@ -130,11 +130,15 @@ impl Tree<'_> {
 
     /// The negated evaluation (centi-discs) of the child reached by the move `x` (flips `f`,
     /// giving `cp` to move against `co`, who has the moves `cm`) of the node held by slot `n`,
-    /// with an evaluation search of `self.options.eval_sort_depth` plies: the value the move
-    /// ordering adds to the key.
+    /// by the static evaluation, or with enough empties an evaluation search of
+    /// `eval_sort_depth` plies: the value the move ordering adds to the key.
     #[inline]
     pub fn child_eval(&mut self, n: u32, x: usize, f: u64, cp: u64, co: u64, cm: u64) -> i32 {
-        let depth = self.options.eval_sort_depth;
+        let depth = if n >= self.options.eval_search_min_empties {
+            self.options.eval_sort_depth
+        } else {
+            0
+        };
         let slot = &self.eval_slots[n as usize];
         let side = slot.side;
         if depth == 0 {
@@ -435,6 +439,7 @@ mod tests {
         let mut solver = Solver::new(1);
         let mut t = solver.tree(&stop, &SolveLimits::default());
         assert!(t.eval.is_some(), "shipped weights load");
+        t.options.eval_search_min_empties = 0;
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         let (mut derived, mut scratch, mut checked) = (0, 0, 0);
         for game in 0..24 {
