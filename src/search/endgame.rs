@@ -431,12 +431,13 @@ fn principal_variation(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::othello::{self, START_BLACK, START_WHITE};
 
-    /// Plain negamax over the rules module: the reference for small positions.
-    fn reference(p: u64, o: u64) -> i32 {
+    /// Plain negamax over the rules module: the reference for small positions (the tiers'
+    /// tests in `tree` use it too).
+    pub(crate) fn reference(p: u64, o: u64) -> i32 {
         let mv = othello::moves(p, o);
         if mv == 0 {
             if othello::moves(o, p) == 0 {

@@ -287,11 +287,8 @@ impl Tree<'_> {
             let (cp, co) = (o ^ c.flips, p | c.flips | (1 << x));
             if depth == 1 {
                 // the children are leaves: evaluated from a view of the indices after the move
-                let f = c.flips;
-                let mut v = -self.hint_leaf(cp, co, ind, side, x, f);
-                if i > 0 && v > alpha && v < beta {
-                    v = -self.hint_leaf(cp, co, ind, side, x, f);
-                }
+                // (a leaf's value does not depend on the window: no re-search)
+                let v = -self.hint_leaf(cp, co, ind, side, x, c.flips);
                 if self.aborted {
                     return 0;
                 }

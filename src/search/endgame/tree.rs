@@ -38,6 +38,20 @@ const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
 /// Everything else.
 const MIDDLE: u64 = !(CORNERS | NEAR_CORNERS);
 
+/// The empties `e` in the order the shallow tier tries them: odd quadrants (`odd`) first, and in
+/// each, corners, then the middle, then the squares next to corners.
+#[inline(always)]
+fn shallow_order(e: u64, odd: u64) -> [u64; 6] {
+    [
+        e & odd & CORNERS,
+        e & odd & MIDDLE,
+        e & odd & NEAR_CORNERS,
+        e & !odd & CORNERS,
+        e & !odd & MIDDLE,
+        e & !odd & NEAR_CORNERS,
+    ]
+}
+
 /// The stability cutoff is only tried when alpha is at least this high (by empties): below it
 /// the opponent would need more stable discs than such positions usually have, and computing
 /// stability would be wasted.
@@ -377,14 +391,7 @@ impl Tree<'_> {
         let e = !(p | o);
         let odd = QUADRANT_MASK[(parity & 15) as usize];
         let mut best = -INF;
-        for group in [
-            e & odd & CORNERS,
-            e & odd & MIDDLE,
-            e & odd & NEAR_CORNERS,
-            e & !odd & CORNERS,
-            e & !odd & MIDDLE,
-            e & !odd & NEAR_CORNERS,
-        ] {
+        for group in shallow_order(e, odd) {
             let mut m = group;
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
@@ -430,14 +437,7 @@ impl Tree<'_> {
         let odd = QUADRANT_MASK[(parity & 15) as usize];
         let mut best = -INF;
         let mut alpha = alpha;
-        for group in [
-            e & odd & CORNERS,
-            e & odd & MIDDLE,
-            e & odd & NEAR_CORNERS,
-            e & !odd & CORNERS,
-            e & !odd & MIDDLE,
-            e & !odd & NEAR_CORNERS,
-        ] {
+        for group in shallow_order(e, odd) {
             let mut m = group;
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
@@ -641,28 +641,8 @@ impl Tree<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::bits::{edge_table, parity_of};
+    use super::super::tests::reference;
     use super::*;
-    use crate::game::othello;
-
-    /// Plain negamax over the rules module.
-    fn reference(p: u64, o: u64) -> i32 {
-        let mv = othello::moves(p, o);
-        if mv == 0 {
-            if othello::moves(o, p) == 0 {
-                return final_score(p, o);
-            }
-            return -reference(o, p);
-        }
-        let mut best = -INF;
-        let mut m = mv;
-        while m != 0 {
-            let x = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = othello::flips(x, p, o);
-            best = best.max(-reference(o ^ f, p | f | (1 << x)));
-        }
-        best
-    }
 
     /// Random positions with exactly `n` empties; some with one colour scarce, so that passes
     /// and lost games come up too.
