@@ -383,8 +383,13 @@ pub struct Searcher<G: Searchable> {
     exact_hook: bool,
     /// 0 for the main thread, i for the i-th Lazy SMP helper.
     helper: usize,
+    /// Applied to every search board before the search (see [`Searcher::set_board_setup`]).
+    board_setup: Option<BoardSetup<G>>,
     _game: std::marker::PhantomData<fn() -> G>,
 }
+
+/// A change made to each search board before a search, e.g. other evaluation weights.
+pub type BoardSetup<G> = Arc<dyn Fn(&mut <G as Searchable>::Board) + Send + Sync>;
 
 impl<G: Searchable> Searcher<G> {
     /// A searcher using the shared table.
@@ -412,6 +417,7 @@ impl<G: Searchable> Searcher<G> {
             symmetry: false,
             exact_hook: true,
             helper: 0,
+            board_setup: None,
             _game: std::marker::PhantomData,
         }
     }
@@ -434,6 +440,12 @@ impl<G: Searchable> Searcher<G> {
     /// Default on; off to test (or to play against) the alpha-beta search alone.
     pub fn set_exact_hook(&mut self, on: bool) {
         self.exact_hook = on;
+    }
+
+    /// Change every search board before searching (helpers' boards too), e.g. to evaluate with
+    /// other weights than the built-in ones (`selfplay --b-weights`); `None` for the plain board.
+    pub fn set_board_setup(&mut self, setup: Option<BoardSetup<G>>) {
+        self.board_setup = setup;
     }
 
     /// Search with this many threads (Lazy SMP: helpers share the table; needs a `Table` store).
@@ -511,10 +523,12 @@ impl<G: Searchable> Searcher<G> {
         let count = self.count_stats;
         let symmetry = self.symmetry;
         let exact_hook = self.exact_hook;
+        let board_setup = self.board_setup.clone();
         let mut result = std::thread::scope(|scope| {
             for i in 1..self.threads {
                 let (table, helpers_stop, helper_nodes) =
                     (table.clone(), &helpers_stop, &helper_nodes);
+                let board_setup = board_setup.clone();
                 let helper_limits = Limits {
                     depth: limits.depth,
                     time: None,
@@ -526,6 +540,7 @@ impl<G: Searchable> Searcher<G> {
                     h.count_stats = count;
                     h.symmetry = symmetry;
                     h.exact_hook = exact_hook;
+                    h.board_setup = board_setup;
                     h.search_inner(
                         game,
                         &helper_limits,
@@ -571,6 +586,9 @@ impl<G: Searchable> Searcher<G> {
             *h /= 4;
         }
         let mut g = game.board();
+        if let Some(setup) = &self.board_setup {
+            setup(&mut g);
+        }
         if self.symmetry {
             g.enable_symmetry();
         }

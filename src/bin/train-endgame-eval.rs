@@ -17,12 +17,24 @@
 //!    the solver's perfect line gets its exact score.
 //! 3. Fit, band by band upwards: bands below `--refit-from` come from `--base` (default: the
 //!    shipped weights, which must have the same bands there) or, with exact labels, are fitted to
-//!    them. Each higher band is fitted to labels from an alpha-beta search of `--label-depth`
-//!    plies (at least down into the band below) whose leaves are evaluated with the bands already
-//!    fitted. The fit is least squares by stochastic gradient descent, regularised towards the
+//!    them. Each higher band is fitted to labels from alpha-beta searches whose leaves are
+//!    evaluated with the bands already fitted: the mean of a search of `--label-depth` plies (at
+//!    least down into the band below) and one of a ply less. One search alone always ends with
+//!    the same side to move, so whatever the lower bands give or take from the side to move is
+//!    copied into the band, and grows band by band: labelled by 4-ply searches alone, the bands
+//!    from 27 to 54 empties overvalued the side to move by 1 to 6 discs (parity gaps, below,
+//!    of +2 to +13) and the engine's score swung by about 14 discs between odd and even depths
+//!    (`--single-depth-labels` still labels that way). The fit is least squares by stochastic gradient descent, regularised towards the
 //!    band below (`--l2`): a pattern the band's positions rarely show keeps the lower band's
 //!    weight rather than drifting to zero.
-//! 4. Write the weights with their band header as little-endian i16 in 1/64 disc.
+//! 4. Side-to-move correction (each search-labelled band, unless `--no-tempo-correction`): the
+//!    band's constant weight is shifted so that the parity gap `v2 - (v1 + v3) / 2` of 1-, 2-
+//!    and 3-ply searches over its positions is 0 (what the minimax of noisy leaves leaves over).
+//! 5. Write the weights with their band header as little-endian i16 in 1/64 disc.
+//!
+//! `--swing [--weights FILE] [--base FILE] [--depths 6-14] [--gap-games 300]` trains nothing:
+//! it prints the engine's root score at each depth on a few openings and the parity gap of each
+//! band (the measurement behind steps 3 and 4).
 //!
 //! Everything is seeded: the same arguments give the same file. `--data FILE` caches the
 //! positions and exact labels (text) so a refit does not need the games and solves again.
@@ -192,6 +204,10 @@ fn to_f32(w: &[i16]) -> Vec<f32> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--swing") {
+        swing(&args);
+        return;
+    }
     let games: usize = arg(&args, "--games", 0);
     let first: usize = arg(&args, "--first", 0);
     let solve_at: u32 = arg(&args, "--solve-at", 18);
@@ -202,6 +218,8 @@ fn main() {
     let epochs: usize = arg(&args, "--epochs", 20);
     let l2: f32 = arg(&args, "--l2", 0.01);
     let label_depth: u32 = arg(&args, "--label-depth", 4);
+    let single_depth = args.iter().any(|a| a == "--single-depth-labels");
+    let tempo_correction = !args.iter().any(|a| a == "--no-tempo-correction");
     let pool: u32 = arg(&args, "--pool", 0);
     let tops_text: String = arg(&args, "--tops", DEFAULT_TOPS.to_string());
     let tops: Vec<u8> = tops_text
@@ -391,11 +409,21 @@ fn main() {
                     let n = empties(p, o);
                     let depth = label_depth.max(n + 1 - lo).min(n);
                     let mut ind = Indices::new(p, o);
-                    let v = pattern_search(&w, &mut ind, 0, p, o, depth, -i32::MAX, i32::MAX, 2);
+                    let mut search = |d: u32| {
+                        pattern_search(&w, &mut ind, 0, p, o, d, -i32::MAX, i32::MAX, 2) as f32
+                    };
+                    // The mean of two searches one ply apart: one ends with the side to move
+                    // to move, the other with its opponent, so a bias of the lower bands for
+                    // (or against) the side to move cancels instead of being passed up.
+                    let v = if single_depth || depth < 2 {
+                        search(depth)
+                    } else {
+                        (search(depth) + search(depth - 1)) / 2.0
+                    };
                     Sample {
                         p,
                         o,
-                        score: v as f32 / SCALE as f32,
+                        score: v / SCALE as f32,
                     }
                 })
                 .collect();
@@ -418,6 +446,10 @@ fn main() {
             continue;
         }
         bands[b] = fit(&train, &prior, epochs, l2, &mut rng);
+        let searched = !(hi <= solve_at && exact);
+        if tempo_correction && searched {
+            correct_tempo(&mut bands, b, &tops, &samples, in_band);
+        }
         // the base weights on the same held-out positions, for comparison
         let mut base_se = 0f32;
         for s in &test {
@@ -438,4 +470,226 @@ fn main() {
     let w = Weights::from_parts(&tops, flat).expect("layout");
     std::fs::write(&out, w.to_bytes()).expect("write weights");
     eprintln!("wrote {out} ({n_bands} bands)");
+}
+
+/// Mean parity gap `v2 - (v1 + v3) / 2` (discs) of 1-, 2- and 3-ply searches with `w` over
+/// `positions`: near 0 when the evaluation values having the move right; about `2t` when it
+/// overvalues the side to move by `t` discs (then a search's score rises at even depths and
+/// falls at odd ones).
+fn parity_gap(w: &Weights, positions: &[(u64, u64)]) -> f64 {
+    let mut sum = 0f64;
+    for &(p, o) in positions {
+        let mut v = [0f64; 4];
+        for (d, slot) in v.iter_mut().enumerate().skip(1) {
+            let mut ind = Indices::new(p, o);
+            let s = pattern_search(w, &mut ind, 0, p, o, d as u32, -i32::MAX, i32::MAX, 2);
+            *slot = s as f64 / SCALE as f64;
+        }
+        sum += v[2] - (v[1] + v[3]) / 2.0;
+    }
+    sum / positions.len().max(1) as f64
+}
+
+/// Positions for measuring a band's parity gap: at most this many.
+const GAP_POSITIONS: usize = 4000;
+
+/// The fitted side-to-move correction of band `b`: shift its constant weight so that the parity
+/// gap ([`parity_gap`]) of its positions becomes 0. The gap is measured with the bias as fitted
+/// and shifted by one disc (searches from the band reach the bands below, so a shift moves the
+/// gap by less than two discs), and the shift that zeroes the line through both is kept. The
+/// labels (two searches one ply apart) already keep the lower bands' bias from being passed up;
+/// this removes what is left (the minimax of noisy leaves favours the side that chooses last).
+fn correct_tempo(
+    bands: &mut [Vec<f32>],
+    b: usize,
+    tops: &[u8],
+    samples: &[Sample],
+    in_band: impl Fn(u32) -> bool,
+) {
+    let all: Vec<(u64, u64)> = samples
+        .iter()
+        .filter(|s| in_band(empties(s.p, s.o)))
+        .map(|s| (s.p, s.o))
+        .collect();
+    let step = all.len().div_ceil(GAP_POSITIONS).max(1);
+    let positions: Vec<(u64, u64)> = all.iter().step_by(step).copied().collect();
+    let bias = bands[b].len() - 1;
+    let measure = |bands: &[Vec<f32>], shift: f32| {
+        let flat: Vec<i16> = (0..bands.len())
+            .flat_map(|i| {
+                let mut w = bands[i.min(b)].clone();
+                if i >= b {
+                    w[bias] += shift;
+                }
+                to_i16(&w)
+            })
+            .collect();
+        let w = Weights::from_parts(tops, flat).expect("layout");
+        parity_gap(&w, &positions)
+    };
+    let g0 = measure(bands, 0.0);
+    let g1 = measure(bands, 1.0);
+    let slope = g1 - g0;
+    if slope < 0.1 {
+        eprintln!("  parity gap {g0:+.2} discs, no correction (a shift moves it by {slope:.2})");
+        return;
+    }
+    let shift = (-g0 / slope) as f32;
+    bands[b][bias] += shift;
+    eprintln!(
+        "  parity gap {g0:+.2} discs; side-to-move correction {shift:+.2} discs leaves {:+.2}",
+        measure(bands, 0.0)
+    );
+}
+
+/// Positions of the `--swing` table: the start, after f5 d6, and the first XOT openings.
+const SWING_LINES: [&str; 6] = [
+    "",
+    "f5d6",
+    "f5d6c4d3c2b3b4b5",
+    "f5f4g3g6f3g4e3e2",
+    "f5f6d3c5d6c7b5e3",
+    "f5f6d3c5c6e3c4b4",
+];
+
+/// Load a weight file for good (the search boards hold `&'static` weights).
+fn load_weights(file: &str) -> &'static Weights {
+    let w = if file.is_empty() {
+        Weights::builtin().cloned()
+    } else {
+        std::fs::read(file).ok().and_then(|b| Weights::from_bytes(&b))
+    };
+    match w {
+        Some(w) => Box::leak(Box::new(w)),
+        None => {
+            eprintln!("error: cannot read weights from {file:?}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// `--swing`: how much the engine's score depends on the parity of the search depth.
+///
+/// 1. The engine's root score (iterative deepening, `--weights FILE`, default the shipped
+///    file) at each depth of `--depths A-B` (default 6-14) on [`SWING_LINES`], and per position
+///    the mean of `s(d) - s(d-1)` signed so that positive means even depths score higher.
+/// 2. Per band of empties, over the positions of `--gap-games` seeded playouts (default 300,
+///    policy: the `--base` weights, so two weight files are compared on the same positions):
+///    the parity gap `v2 - (v1 + v3) / 2` of 1-, 2- and 3-ply searches with the weights. An
+///    evaluation that values the side to move right has a gap near 0; one that overvalues the
+///    side to move by `t` discs has a gap near `2t`.
+fn swing(args: &[String]) {
+    use std::sync::Arc;
+    use xorboard::game::othello::Othello;
+    use xorboard::search::{Limits, Searcher};
+    use xorboard::tt::{Policy, Table};
+    use xorboard::zobrist::Keys;
+
+    let weights = load_weights(&arg(args, "--weights", String::new()));
+    let base = load_weights(&arg(args, "--base", String::new()));
+    let depths: String = arg(args, "--depths", "6-14".to_string());
+    let (lo, hi) = match depths.split_once('-').map(|(a, b)| (a.parse(), b.parse())) {
+        Some((Ok(a), Ok(b))) if (1u32..=30).contains(&a) && a < b && b <= 30 => (a, b),
+        _ => {
+            eprintln!("error: --depths needs A-B with 1 <= A < B <= 30");
+            std::process::exit(2);
+        }
+    };
+    let gap_games: usize = arg(args, "--gap-games", 300);
+
+    print!("{:<18}", "position");
+    for d in lo..=hi {
+        print!("{:>7}", format!("d{d}"));
+    }
+    println!("{:>11}", "even-odd");
+    let mut all = (0.0, 0usize);
+    let mut abs = (0.0, 0usize);
+    let started = std::time::Instant::now();
+    for line in SWING_LINES {
+        let mut g = Othello::new(Keys::default_keys());
+        let moves = xorboard::game::notation::split_othello_transcript(line).unwrap_or_default();
+        if let Err(e) = xorboard::game::play_line(&mut g, &moves) {
+            eprintln!("error: {line}: {e}");
+            std::process::exit(2);
+        }
+        let table = Arc::new(Table::new(64, Policy::TwoTier, 64));
+        let mut searcher: Searcher<Othello> = Searcher::new(table);
+        searcher.set_board_setup(Some(Arc::new(move |b| b.set_weights(weights))));
+        let mut scores = vec![None; hi as usize + 1];
+        let stop = AtomicBool::new(false);
+        searcher.search(&g, &Limits::depth(hi), &stop, &mut |s| {
+            if let Some(slot) = scores.get_mut(s.depth as usize) {
+                *slot = Some(s.raw_score);
+            }
+        });
+        print!("{:<18}", if line.is_empty() { "start" } else { line });
+        let mut sum = (0.0, 0usize);
+        for d in lo..=hi {
+            match scores[d as usize] {
+                Some(v) => print!("{:>7.1}", v as f64 / 100.0),
+                None => print!("{:>7}", "-"),
+            }
+            if let (Some(a), Some(b)) = (scores[d as usize - 1], scores[d as usize])
+                && d > lo
+            {
+                let diff = (b - a) as f64 / 100.0;
+                let signed = if d % 2 == 0 { diff } else { -diff };
+                sum = (sum.0 + signed, sum.1 + 1);
+                abs = (abs.0 + diff.abs(), abs.1 + 1);
+            }
+        }
+        println!("{:>11.2}", sum.0 / sum.1.max(1) as f64);
+        all = (all.0 + sum.0, all.1 + sum.1);
+    }
+    println!(
+        "mean even-odd {:+.2} discs, mean |s(d) - s(d-1)| {:.2} discs ({:.0} s)",
+        all.0 / all.1.max(1) as f64,
+        abs.0 / abs.1.max(1) as f64,
+        started.elapsed().as_secs_f64()
+    );
+
+    if gap_games == 0 {
+        return;
+    }
+    let xot = std::fs::read_to_string("assets/xot.txt").expect("run from the crate root");
+    let openings: Vec<&str> = xot
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    let mut rng = Rng(0x5EED_0F_5A1C);
+    let tops = weights.tops().to_vec();
+    // per band: sum of gaps, count
+    let mut gaps = vec![(0f64, 0usize); tops.len()];
+    for i in 0..gap_games {
+        let (mut p, mut o) = (START_BLACK, START_WHITE);
+        for sq in openings[(i * 7919) % openings.len()].as_bytes().chunks(2) {
+            if let Some(x) = std::str::from_utf8(sq).ok().and_then(parse_square)
+                && moves(p, o) & (1 << x) != 0
+            {
+                (p, o) = play(p, o, x);
+            }
+        }
+        let (seen, _) = playout((p, o), 0, base, &mut rng);
+        for (p, o) in seen {
+            let b = weights.band(empties(p, o));
+            gaps[b].0 += parity_gap(weights, &[(p, o)]);
+            gaps[b].1 += 1;
+        }
+    }
+    println!("parity gap v2 - (v1 + v3) / 2 by band ({gap_games} playouts):");
+    let mut total = (0.0, 0usize);
+    for (b, &(sum, n)) in gaps.iter().enumerate() {
+        let lo = if b == 0 { 0 } else { tops[b - 1] as u32 + 1 };
+        println!(
+            "  {lo:>2}..={:<2} {:>+7.2} discs ({n} positions)",
+            tops[b],
+            sum / n.max(1) as f64
+        );
+        total = (total.0 + sum, total.1 + n);
+    }
+    println!(
+        "  all    {:>+7.2} discs ({} positions)",
+        total.0 / total.1.max(1) as f64,
+        total.1
+    );
 }

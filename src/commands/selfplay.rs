@@ -9,6 +9,10 @@
 //! counted. Othello openings are drawn from the XOT list (`assets/xot.txt`), Gomoku openings from
 //! the Gomocup freestyle list on 15×15 (`assets/openings-freestyle15.txt`), or a random stone near
 //! the centre on other sizes.
+//!
+//! `--b-baseline` makes B the plain alpha-beta engine; `--b-weights FILE` (Othello) makes B the
+//! same engine evaluating with another pattern weight file, to measure a retrained evaluation
+//! against the previous one at equal time. The summary gives A's disc margin over the games.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -20,6 +24,10 @@ use serde_json::json;
 
 use super::{AnyGame, CommandError, CommandResult, GameSpec};
 use crate::game::gomoku::Gomoku;
+use crate::game::othello::Othello;
+use crate::search::endgame::eval::Weights;
+use crate::search::othello::OthelloBoard;
+use crate::search::BoardSetup;
 use crate::game::{Game, GameKind, Move, Outcome, Side};
 use crate::search::{Limits, Searchable, Searcher};
 use crate::tt::{Policy, Table, TtStats};
@@ -63,6 +71,10 @@ pub struct SelfplayArgs {
     /// linear evaluation instead of the trained patterns) — to measure what they add.
     #[arg(long)]
     pub b_baseline: bool,
+    /// Othello engine B: evaluate with this pattern weight file instead of the built-in one
+    /// (e.g. the previous `assets/endgame-eval.bin`, to measure a retrained evaluation).
+    #[arg(long, value_name = "FILE")]
+    pub b_weights: Option<std::path::PathBuf>,
     /// Symmetry keys for both engines (rotations and mirrors share a table entry).
     #[arg(long)]
     pub symmetry: bool,
@@ -82,6 +94,8 @@ struct EngineConfig {
     check_bits: u32,
     tt_mib: usize,
     baseline: bool,
+    /// Othello: the weight file evaluating instead of the built-in one.
+    weights: Option<String>,
 }
 
 impl EngineConfig {
@@ -98,8 +112,12 @@ impl EngineConfig {
             self.tt_mib,
             if self.baseline {
                 ", plain alpha-beta (no endgame solver / threat search; Othello: linear evaluation)"
+                    .to_string()
             } else {
-                ""
+                match &self.weights {
+                    Some(file) => format!(", weights {file}"),
+                    None => String::new(),
+                }
             }
         )
     }
@@ -116,6 +134,8 @@ struct Totals {
     black_wins: usize,
     white_wins: usize,
     plies: usize,
+    /// Othello: A's final disc difference summed over the games.
+    a_discs: i64,
     nodes: u64,
     tt: [TtStats; 2],
 }
@@ -157,6 +177,7 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
         check_bits: args.check_bits,
         tt_mib: args.tt_mib,
         baseline: false,
+        weights: None,
     };
     let b = EngineConfig {
         limits: if args.b_time_ms.is_some() || args.b_depth.is_some() {
@@ -168,12 +189,44 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
         check_bits: args.b_check_bits.unwrap_or(a.check_bits),
         tt_mib: a.tt_mib,
         baseline: args.b_baseline,
+        weights: args.b_weights.as_ref().map(|f| f.display().to_string()),
     };
     match args.spec.start()? {
-        AnyGame::Othello(g) => play_all(g, args, &a, &b, othello_openings(args)),
+        AnyGame::Othello(g) => {
+            let setup = match &args.b_weights {
+                Some(file) => {
+                    if args.b_baseline {
+                        return Err(CommandError(
+                            "--b-weights and --b-baseline exclude each other".into(),
+                        ));
+                    }
+                    let bytes = std::fs::read(file).map_err(|e| {
+                        CommandError(format!("cannot read {}: {e}", file.display()))
+                    })?;
+                    let w = Weights::from_bytes(&bytes).ok_or_else(|| {
+                        CommandError(format!(
+                            "{} is not a pattern weight file of this layout",
+                            file.display()
+                        ))
+                    })?;
+                    // the search boards hold `&'static` weights: one file per run
+                    let w: &'static Weights = Box::leak(Box::new(w));
+                    let setup: BoardSetup<Othello> =
+                        Arc::new(move |board: &mut OthelloBoard| board.set_weights(w));
+                    Some(setup)
+                }
+                None => None,
+            };
+            play_all(g, args, &a, &b, othello_openings(args), setup)
+        }
         AnyGame::Gomoku(g) => {
+            if args.b_weights.is_some() {
+                return Err(CommandError(
+                    "--b-weights is for Othello (pattern evaluation weights)".into(),
+                ));
+            }
             let openings = gomoku_openings(&g, args)?;
-            play_all(g, args, &a, &b, openings)
+            play_all(g, args, &a, &b, openings, None)
         }
     }
 }
@@ -234,6 +287,7 @@ fn play_all<G: Searchable>(
     a: &EngineConfig,
     b: &EngineConfig,
     openings: Vec<Vec<String>>,
+    b_setup: Option<BoardSetup<G>>,
 ) -> CommandResult {
     let configs = [a, b];
     let tables: [Arc<Table>; 2] =
@@ -246,6 +300,7 @@ fn play_all<G: Searchable>(
         s.set_symmetry(args.symmetry);
     }
     searchers[1].set_exact_hook(!args.b_baseline);
+    searchers[1].set_board_setup(b_setup);
     let stop = AtomicBool::new(false);
     let mut totals = Totals::default();
     let began = Instant::now();
@@ -323,6 +378,9 @@ fn play_all<G: Searchable>(
             }
             GameKind::Gomoku => 0,
         };
+        if illegal_by.is_none() {
+            totals.a_discs += i64::from(if a_side == Side::Black { score } else { -score });
+        }
         if args.json {
             super::print_json(&json!({
                 "game": game_no + 1,
@@ -384,6 +442,7 @@ fn play_all<G: Searchable>(
             "a": {"wins": totals.a_wins, "config": a.describe()},
             "b": {"wins": totals.b_wins, "config": b.describe()},
             "draws": totals.draws,
+            "a_disc_margin": (start.kind() == GameKind::Othello).then_some(totals.a_discs),
             "black": {"wins": totals.black_wins},
             "white": {"wins": totals.white_wins},
         }));
@@ -396,8 +455,17 @@ fn play_all<G: Searchable>(
             totals.nodes,
             totals.nodes as f64 / totals.plies.max(1) as f64
         );
+        let margin = if start.kind() == GameKind::Othello {
+            format!(
+                ", A {:+} discs ({:+.2} a game)",
+                totals.a_discs,
+                totals.a_discs as f64 / totals.games.max(1) as f64
+            )
+        } else {
+            String::new()
+        };
         println!(
-            "A {} – B {} – draws {}   (black won {}, white won {})   illegal moves {}",
+            "A {} – B {} – draws {}{margin}   (black won {}, white won {})   illegal moves {}",
             totals.a_wins,
             totals.b_wins,
             totals.draws,

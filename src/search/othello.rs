@@ -462,6 +462,18 @@ impl OthelloBoard {
         }
     }
 
+    /// Evaluate with `w` instead of the built-in weights (the exact solver still orders its
+    /// moves with the built-in ones): to compare weight files in `selfplay --b-weights` and in
+    /// the trainer's `--swing` report.
+    pub fn set_weights(&mut self, w: &'static Weights) {
+        let (black, white) = if self.side == 0 {
+            (self.p, self.o)
+        } else {
+            (self.o, self.p)
+        };
+        self.pattern = Some((w, Box::new(Indices::new(black, white))));
+    }
+
     /// Whether this board evaluates with the pattern evaluation (else the linear baseline).
     pub fn uses_patterns(&self) -> bool {
         self.pattern.is_some()
