@@ -155,7 +155,15 @@ fn selfplay_b_weights_plays_engine_b_with_the_file() {
     // swapped, so the margins cancel
     let same = dir.join("same.bin");
     std::fs::write(&same, w.to_bytes()).expect("write");
-    let args = ["selfplay", "--games", "2", "--depth", "3", "--json", "--b-weights"];
+    let args = [
+        "selfplay",
+        "--games",
+        "2",
+        "--depth",
+        "3",
+        "--json",
+        "--b-weights",
+    ];
     let o = xorboard(&[&args[..], &[same.to_str().expect("path")]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = summary(&o);
@@ -176,7 +184,12 @@ fn selfplay_b_weights_plays_engine_b_with_the_file() {
     for extra in [
         vec!["--b-weights", "Cargo.toml"],
         vec!["--b-weights", "/no/such/file.bin"],
-        vec!["--game", "gomoku", "--b-weights", same.to_str().expect("path")],
+        vec![
+            "--game",
+            "gomoku",
+            "--b-weights",
+            same.to_str().expect("path"),
+        ],
     ] {
         let o = xorboard(&[&["selfplay", "--games", "2", "--depth", "2"][..], &extra].concat());
         assert_eq!(o.status.code(), Some(2), "{extra:?}");

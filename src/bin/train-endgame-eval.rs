@@ -557,7 +557,9 @@ fn load_weights(file: &str) -> &'static Weights {
     let w = if file.is_empty() {
         Weights::builtin().cloned()
     } else {
-        std::fs::read(file).ok().and_then(|b| Weights::from_bytes(&b))
+        std::fs::read(file)
+            .ok()
+            .and_then(|b| Weights::from_bytes(&b))
     };
     match w {
         Some(w) => Box::leak(Box::new(w)),

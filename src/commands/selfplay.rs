@@ -25,10 +25,10 @@ use serde_json::json;
 use super::{AnyGame, CommandError, CommandResult, GameSpec};
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
+use crate::game::{Game, GameKind, Move, Outcome, Side};
+use crate::search::BoardSetup;
 use crate::search::endgame::eval::Weights;
 use crate::search::othello::OthelloBoard;
-use crate::search::BoardSetup;
-use crate::game::{Game, GameKind, Move, Outcome, Side};
 use crate::search::{Limits, Searchable, Searcher};
 use crate::tt::{Policy, Table, TtStats};
 
