@@ -658,7 +658,7 @@ fn swing(args: &[String]) {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .collect();
-    let mut rng = Rng(0x5EED_0F_5A1C);
+    let mut rng = Rng(0x005E_ED0F_5A1C);
     let tops = weights.tops().to_vec();
     // per band: sum of gaps, count
     let mut gaps = vec![(0f64, 0usize); tops.len()];
