@@ -236,13 +236,9 @@ impl Tree<'_> {
         ind: &mut Indices,
         side: usize,
     ) -> i32 {
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-        if self.aborted {
+        if !self.enter_node() {
             return 0;
         }
-        self.nodes += 1;
         let mv = moves(p, o);
         if mv == 0 {
             if moves(o, p) == 0 {
@@ -352,13 +348,9 @@ impl Tree<'_> {
     /// of updated indices: the same limits check, node count, pass and end-of-game handling.
     #[inline]
     fn hint_leaf(&mut self, cp: u64, co: u64, ind: &Indices, side: usize, x: usize, f: u64) -> i32 {
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-        if self.aborted {
+        if !self.enter_node() {
             return 0;
         }
-        self.nodes += 1;
         let mut view = [0u32; N_FEATURES];
         let cm = moves(cp, co);
         if cm != 0 {
@@ -373,13 +365,9 @@ impl Tree<'_> {
             return final_score(cp, co) * 100;
         }
         // a pass: the node of the mover to move again, as `hint_search` recurses into it
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-        if self.aborted {
+        if !self.enter_node() {
             return 0;
         }
-        self.nodes += 1;
         if self.eval.is_none() {
             return -self.evaluate(co, cp);
         }

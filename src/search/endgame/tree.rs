@@ -135,6 +135,20 @@ impl Tree<'_> {
         }
     }
 
+    /// Count a node of the tiers that honour the limits: checks them every few thousand nodes;
+    /// false (and nothing counted) once the search is aborted.
+    #[inline(always)]
+    pub(super) fn enter_node(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
+        if self.aborted {
+            return false;
+        }
+        self.nodes += 1;
+        true
+    }
+
     /// Any number of empties: dispatch to the tier for `n`. At `SHALLOW` empties and below, a
     /// null window (beta = alpha + 1: almost every call there) goes to the null-window tiers.
     #[inline]
@@ -480,13 +494,9 @@ impl Tree<'_> {
 
     /// Deeper than `SHALLOW`: table, stability, ETC, sorted moves, PVS.
     pub fn deep(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-        if self.aborted {
+        if !self.enter_node() {
             return 0;
         }
-        self.nodes += 1;
         let start_nodes = self.nodes;
         if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
             return v;
