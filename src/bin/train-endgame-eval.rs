@@ -36,6 +36,10 @@
 //! it prints the engine's root score at each depth on a few openings and the parity gap of each
 //! band (the measurement behind steps 3 and 4).
 //!
+//! `--probcut-fit [--games 200] [--min-empties 10] [--max-empties 22] [--max-depth 4]` trains
+//! nothing: it measures how well shallow evaluation searches predict exact endgame scores (the
+//! table behind the solver's ProbCut constants, `xorboard::search::endgame::PROBCUT_SIGMA`).
+//!
 //! Everything is seeded: the same arguments give the same file. `--data FILE` caches the
 //! positions and exact labels (text) so a refit does not need the games and solves again.
 
@@ -206,6 +210,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "--swing") {
         swing(&args);
+        return;
+    }
+    if args.iter().any(|a| a == "--probcut-fit") {
+        probcut_fit(&args);
         return;
     }
     let games: usize = arg(&args, "--games", 0);
@@ -552,6 +560,27 @@ const SWING_LINES: [&str; 6] = [
     "f5f6d3c5c6e3c4b4",
 ];
 
+/// The XOT openings (`assets/xot.txt`, run from the crate root).
+fn load_xot() -> Vec<String> {
+    let xot = std::fs::read_to_string("assets/xot.txt").expect("run from the crate root");
+    xot.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The position after an opening line (its legal prefix).
+fn opening_position(line: &str) -> (u64, u64) {
+    let (mut p, mut o) = (START_BLACK, START_WHITE);
+    for sq in line.as_bytes().chunks(2) {
+        match std::str::from_utf8(sq).ok().and_then(parse_square) {
+            Some(x) if moves(p, o) & (1 << x) != 0 => (p, o) = play(p, o, x),
+            _ => break,
+        }
+    }
+    (p, o)
+}
+
 /// Load a weight file for good (the search boards hold `&'static` weights).
 fn load_weights(file: &str) -> &'static Weights {
     let w = if file.is_empty() {
@@ -653,25 +682,14 @@ fn swing(args: &[String]) {
     if gap_games == 0 {
         return;
     }
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("run from the crate root");
-    let openings: Vec<&str> = xot
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
+    let openings = load_xot();
     let mut rng = Rng(0x005E_ED0F_5A1C);
     let tops = weights.tops().to_vec();
     // per band: sum of gaps, count
     let mut gaps = vec![(0f64, 0usize); tops.len()];
     for i in 0..gap_games {
-        let (mut p, mut o) = (START_BLACK, START_WHITE);
-        for sq in openings[(i * 7919) % openings.len()].as_bytes().chunks(2) {
-            if let Some(x) = std::str::from_utf8(sq).ok().and_then(parse_square)
-                && moves(p, o) & (1 << x) != 0
-            {
-                (p, o) = play(p, o, x);
-            }
-        }
-        let (seen, _) = playout((p, o), 0, base, &mut rng);
+        let start = opening_position(&openings[(i * 7919) % openings.len()]);
+        let (seen, _) = playout(start, 0, base, &mut rng);
         for (p, o) in seen {
             let b = weights.band(empties(p, o));
             gaps[b].0 += parity_gap(weights, &[(p, o)]);
@@ -694,4 +712,80 @@ fn swing(args: &[String]) {
         total.0 / total.1.max(1) as f64,
         total.1
     );
+}
+
+/// `--probcut-fit`: for positions of seeded playouts (the shipped weights' noisy policy from
+/// the XOT openings) at every number of empties from `--min-empties` to `--max-empties`, the
+/// exact score (solver) against evaluation searches of 0 to `--max-depth` plies (the solver's
+/// pattern evaluation). Prints, per empties and depth, the least-squares line
+/// `exact ≈ a·search + b` and the standard deviation of the exact score around it (discs).
+fn probcut_fit(args: &[String]) {
+    let games: usize = arg(args, "--games", 200);
+    let lo: u32 = arg(args, "--min-empties", 10);
+    let hi: u32 = arg(args, "--max-empties", 22);
+    let max_depth: u32 = arg(args, "--max-depth", 4);
+    if lo > hi || hi > 30 || max_depth > 8 {
+        eprintln!("error: need --min-empties <= --max-empties <= 30 and --max-depth <= 8");
+        std::process::exit(2);
+    }
+    let weights = load_weights(&arg(args, "--weights", String::new()));
+    let openings = load_xot();
+    let mut rng = Rng(0x005E_ED0F_9C07);
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(64);
+    // per empties: (search value by depth, exact score)
+    let mut samples: Vec<Vec<(Vec<f64>, f64)>> = vec![Vec::new(); hi as usize + 1];
+    let started = std::time::Instant::now();
+    for g in 0..games {
+        let start = opening_position(&openings[(g * 7919) % openings.len()]);
+        let (seen, _) = playout(start, lo, weights, &mut rng);
+        for (p, o) in seen {
+            let n = empties(p, o);
+            if n < lo || n > hi {
+                continue;
+            }
+            let Ok(s) = solver.solve(p, o, &stop, &SolveLimits::default()) else {
+                continue;
+            };
+            let mut values = Vec::new();
+            for d in 0..=max_depth {
+                let mut ind = Indices::new(p, o);
+                let v = pattern_search(weights, &mut ind, 0, p, o, d, -i32::MAX, i32::MAX, 99);
+                values.push(v as f64 / SCALE as f64);
+            }
+            samples[n as usize].push((values, s.score as f64));
+        }
+        if (g + 1) % 20 == 0 {
+            eprintln!("{} games, {:.0} s", g + 1, started.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "{:>7} {:>6} {:>6}  a, b, sigma (discs) by depth",
+        "empties", "count", ""
+    );
+    for (n, rows) in samples.iter().enumerate().skip(lo as usize) {
+        if rows.len() < 10 {
+            continue;
+        }
+        print!("{n:>7} {:>6} ", rows.len());
+        for d in 0..=max_depth as usize {
+            let k = rows.len() as f64;
+            let (sx, sy) = rows
+                .iter()
+                .fold((0.0, 0.0), |(a, b), (v, y)| (a + v[d], b + y));
+            let (mx, my) = (sx / k, sy / k);
+            let (sxx, sxy) = rows.iter().fold((0.0, 0.0), |(a, b), (v, y)| {
+                (a + (v[d] - mx).powi(2), b + (v[d] - mx) * (y - my))
+            });
+            let a = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+            let b = my - a * mx;
+            let var = rows
+                .iter()
+                .map(|(v, y)| (y - a * v[d] - b).powi(2))
+                .sum::<f64>()
+                / k;
+            print!(" | d{d} {a:.2} {b:+.2} {:.2}", var.sqrt());
+        }
+        println!();
+    }
 }

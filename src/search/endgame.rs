@@ -12,7 +12,15 @@
 //! see `table` for why not by the Zobrist hash), enhanced transposition cutoffs, stability
 //! cutoffs and fastest-first move ordering; with few it tries the empty squares straight from the
 //! bitboard in quadrant-parity order; the last four empties have unrolled code and the very last
-//! a table-driven flip count. The solver agrees with [`crate::game::othello`]: it uses the same
+//! a table-driven flip count.
+//!
+//! Before the exact search, with enough empties, come an evaluation search that guesses the
+//! score (`hint`) and then selective passes: the same search with ProbCut (a shallow evaluation
+//! search predicts that a node's score lies beyond the window, and the node is cut), at rising
+//! confidence. Their scores are usually within a few discs of the exact one and cost a fraction
+//! of it; the exact search starts its aspiration windows there and orders moves by the best
+//! moves they stored. Their bounds are stored at their own level in the table and never used by
+//! the exact search, so every result stays exact. The solver agrees with [`crate::game::othello`]: it uses the same
 //! rules, and its own faster kernels (`bits`) are tested against the rules module.
 
 mod bits;
@@ -59,6 +67,17 @@ pub struct Options {
     pub eval_sort_depth: u32,
     /// Weight of the evaluation in the ordering key, in percent of one mobility step per 2.5 discs.
     pub eval_sort_weight: i32,
+    /// From this many empties on, selective passes (ProbCut) run before the exact search, from
+    /// the preparation's guess: they find a score close to the exact one (the exact search's
+    /// first window) and good moves, far more cheaply than failed exact windows would.
+    pub selective_min_empties: u32,
+    /// Their confidences, in percent of the standard deviation of the shallow search's error
+    /// (rising; 0: no pass).
+    pub selective_confidence: [i32; 3],
+    /// ProbCut is tried at nodes with at least this many empties, with an evaluation search of
+    /// this depth.
+    pub probcut_min_empties: u32,
+    pub probcut_depth: u32,
 }
 
 impl Default for Options {
@@ -70,6 +89,10 @@ impl Default for Options {
             eval_search_min_empties: 16,
             eval_sort_depth: 1,
             eval_sort_weight: 8,
+            selective_min_empties: 20,
+            selective_confidence: [50, 100, 150],
+            probcut_min_empties: 10,
+            probcut_depth: 2,
         }
     }
 }
@@ -180,6 +203,7 @@ impl Solver {
             eval_slots,
         } = self;
         table.new_search();
+        table.level = table::EXACT;
         let eval: Option<&'a eval::Weights> = match weights {
             Some(w) => Some(w),
             None => eval::Weights::builtin(),
@@ -197,6 +221,7 @@ impl Solver {
             options: *options,
             eval,
             eval_slots,
+            probcut: None,
         }
     }
 
@@ -214,9 +239,12 @@ impl Solver {
         let (n, _) = empties_parity(p, o);
         let (score, best) = if n >= t.options.prepare_min_empties {
             let depth = n.saturating_sub(t.options.prepare_leaf_empties).max(1);
-            let guess = t.hints(p, o, n, depth);
+            let mut guess = t.hints(p, o, n, depth);
             if t.aborted {
                 return Err(Interrupted { nodes: t.nodes });
+            }
+            if n >= t.options.selective_min_empties {
+                guess = selective_passes(&mut t, p, o, guess)?;
             }
 
             aspiration(&mut t, p, o, guess)?
@@ -290,6 +318,30 @@ pub fn solve_window(
 fn empties_parity(p: u64, o: u64) -> (u32, u8) {
     let e = !(p | o);
     (e.count_ones(), bits::parity_of(e))
+}
+
+/// The selective passes before the exact search: each is an aspiration search like the exact one
+/// but with ProbCut (one pass per confidence of `Options::selective_confidence`, rising), its
+/// bounds stored at its own table level. Their scores are not exact, but close to it: the last
+/// one is the exact search's first window, and their best moves order the exact search.
+fn selective_passes(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<i32, Interrupted> {
+    let mut guess = guess;
+    for (k, confidence) in t.options.selective_confidence.into_iter().enumerate() {
+        if confidence == 0 {
+            continue;
+        }
+        t.probcut = Some(hint::ProbCut {
+            confidence,
+            min_empties: t.options.probcut_min_empties,
+            depth: t.options.probcut_depth,
+        });
+        t.table.level = 1 + k as u8;
+        let (v, _) = aspiration(t, p, o, guess)?;
+        guess = v * 100;
+    }
+    t.probcut = None;
+    t.table.level = table::EXACT;
+    Ok(guess)
 }
 
 /// Exact score by narrow windows around a guess (centi-discs): first (g - 1, g + 1), then
@@ -546,6 +598,39 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn selective_passes_change_the_work_never_the_result() {
+        let stop = AtomicBool::new(false);
+        let exact_only = Options {
+            selective_min_empties: 65,
+            ..Options::default()
+        };
+        // reckless ProbCut (tiny margins), so that the passes' scores are often wrong
+        let reckless = Options {
+            selective_min_empties: 14,
+            selective_confidence: [0, 5, 20],
+            probcut_min_empties: 8,
+            ..Options::default()
+        };
+        let mut differ = 0;
+        for (p, o) in positions(16, 8, 0xC0FF_EE16) {
+            let mut solutions = Vec::new();
+            for options in [exact_only, reckless, Options::default()] {
+                let mut solver = Solver::new(1);
+                solver.set_options(options);
+                let s = solver
+                    .solve(p, o, &stop, &SolveLimits::default())
+                    .expect("no limits");
+                assert_eq!(replay(p, o, &s.pv), s.score);
+                solutions.push(s);
+            }
+            assert_eq!(solutions[0].score, solutions[1].score, "{p:#x} {o:#x}");
+            assert_eq!(solutions[0].score, solutions[2].score, "{p:#x} {o:#x}");
+            differ += (solutions[0].nodes != solutions[1].nodes) as u32;
+        }
+        assert!(differ >= 4, "the selective passes ran ({differ} of 8)");
     }
 
     #[test]

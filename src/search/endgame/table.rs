@@ -8,10 +8,11 @@
 //! used, and each entry stores both bitboards (16 bytes): a hit is exact by construction — no
 //! false matches at any table size — and the side to move is implied (the first board is always
 //! the mover's). The number of empties is implied by the key too, so every entry for a position
-//! is a result of the same (exact, full-depth) search and bounds from different searches can
-//! always be merged.
+//! is a result of a full-depth search; bounds of the same level (below) can always be merged.
 //!
-//! An entry holds a lower and an upper bound on the final disc difference, the best move found,
+//! An entry holds a lower and an upper bound on the final disc difference, the level they were
+//! proved at (exact, or one of the selective passes' levels, whose bounds only those passes
+//! use; a better level replaces a worse one's bounds, never the reverse), the best move found,
 //! the empties, the search generation (date) it was last written in and the log2 of the nodes
 //! its subtree cost. Buckets of two entries fill one 64-byte cache line; a store that misses both
 //! evicts the entry from an older search first, then the cheaper subtree.
@@ -31,11 +32,18 @@ pub struct Entry {
     pub date: u8,
     /// Bit length of the subtree's node count.
     pub cost: u8,
-    _pad: [u8; 10],
+    /// How the bounds were proved: [`EXACT`], a selective level, or [`HINT`] (no bounds).
+    pub level: u8,
+    _pad: [u8; 9],
 }
 
 /// `Entry::best` when no move is known.
 pub const NO_MOVE: u8 = 0xFF;
+
+/// `Entry::level` of bounds proved by the exact search (valid for every search).
+pub const EXACT: u8 = u8::MAX;
+/// `Entry::level` of an entry that only holds a move hint (open bounds).
+pub const HINT: u8 = 0;
 
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
@@ -55,6 +63,10 @@ pub struct Table {
     buckets: Vec<Bucket>,
     mask: usize,
     date: u8,
+    /// The level stores are made at: [`EXACT`], or a selective level (1 to 254, higher is more
+    /// trustworthy) while a selective search runs. A search may only use the bounds of entries
+    /// at its level or above.
+    pub level: u8,
     pub stats: TableStats,
 }
 
@@ -75,6 +87,7 @@ impl Table {
             buckets: vec![Bucket::default(); n],
             mask: n - 1,
             date: 1,
+            level: EXACT,
             stats: TableStats::default(),
         }
     }
@@ -138,7 +151,9 @@ impl Table {
     /// Record a move hint from a preparation pass: the bounds stay as they are (or open, for a
     /// new entry); only the best move changes.
     pub fn hint(&mut self, p: u64, o: u64, empties: u32, best: u8) {
+        let level = std::mem::replace(&mut self.level, HINT);
         self.store(p, o, empties, 64, -64, 0, NO_MOVE, 1);
+        self.level = level;
         let i = self.bucket(p, o);
         for e in self.buckets[i].0.iter_mut() {
             if e.player == p && e.opponent == o && e.date != 0 {
@@ -147,7 +162,9 @@ impl Table {
         }
     }
 
-    /// Record the fail-soft result `score` of a search of window `(alpha, beta)`.
+    /// Record the fail-soft result `score` of a search of window `(alpha, beta)` at the table's
+    /// `level`: bounds of a lower level are replaced, of the same level merged, of a higher
+    /// level kept (a selective result never weakens an exact one).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
@@ -168,11 +185,17 @@ impl Table {
         let date = self.date;
         let i = self.bucket(p, o);
         let b = &mut self.buckets[i].0;
+        let level = self.level;
         for e in b.iter_mut() {
             if e.player == p && e.opponent == o && e.date != 0 {
-                e.lower = e.lower.max(lower as i8);
-                e.upper = e.upper.min(upper as i8);
-                if best != NO_MOVE && (score > alpha || e.best == NO_MOVE) {
+                if e.level == level {
+                    e.lower = e.lower.max(lower as i8);
+                    e.upper = e.upper.min(upper as i8);
+                } else if e.level < level {
+                    (e.lower, e.upper, e.level) = (lower as i8, upper as i8, level);
+                }
+                let trusted = e.level <= level && score > alpha;
+                if best != NO_MOVE && (trusted || e.best == NO_MOVE) {
                     e.best = best;
                 }
                 e.date = date;
@@ -201,7 +224,8 @@ impl Table {
             empties: empties as u8,
             date,
             cost,
-            _pad: [0; 10],
+            level,
+            _pad: [0; 9],
         };
     }
 }
@@ -222,6 +246,28 @@ mod tests {
         let e = t.probe(1, 2).expect("stored");
         assert_eq!((e.lower, e.upper, e.best), (4, 6, 5));
         assert!(t.probe(2, 1).is_none());
+    }
+
+    #[test]
+    fn selective_bounds_never_weaken_exact_ones() {
+        let mut t = Table::new(1);
+        t.level = 1;
+        t.store(1, 2, 20, -10, -9, 4, 5, 1000); // selective: lower bound 4
+        let e = t.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best, e.level), (4, 64, 5, 1));
+        t.level = EXACT;
+        t.store(1, 2, 20, 1, 2, 0, 7, 1000); // exact: upper bound 0 replaces the selective bounds
+        let e = t.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-64, 0, 5, EXACT));
+        t.level = 2;
+        t.store(1, 2, 20, 5, 6, 8, 9, 1000); // selective lower bound 8: ignored, move kept
+        let e = t.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-64, 0, 5, EXACT));
+        t.level = EXACT;
+        t.hint(3, 4, 20, 11); // a hint: open bounds
+        let e = t.probe(3, 4).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-64, 64, 11, HINT));
+        assert_eq!(t.level, EXACT);
     }
 
     #[test]

@@ -103,6 +103,8 @@ pub struct Tree<'a> {
     pub options: super::Options,
     pub eval: Option<&'a super::eval::Weights>,
     pub eval_slots: &'a mut super::hint::EvalSlots,
+    /// Selective search: prune by ProbCut with this confidence (None: the exact search).
+    pub probcut: Option<super::hint::ProbCut>,
 }
 
 /// Final disc difference (empties to the winner).
@@ -504,16 +506,18 @@ impl Tree<'_> {
         let (mut alpha, mut beta) = (alpha, beta);
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.table.probe(p, o) {
-            let (lo, hi) = (e.lower as i32, e.upper as i32);
-            if lo >= beta || lo == hi {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
             hash_move = e.best;
+            if e.level >= self.table.level {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta || lo == hi {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
         }
         let mv = moves(p, o);
         if mv == 0 {
@@ -521,6 +525,11 @@ impl Tree<'_> {
                 return final_score(p, o);
             }
             return -self.deep(o, p, -beta, -alpha, n, parity);
+        }
+        if self.probcut.is_some()
+            && let Some(v) = self.probcut(p, o, alpha, beta, n)
+        {
+            return v;
         }
         let count = self.fill_list(p, o, mv, n, parity, hash_move);
         if n >= ETC_MIN
@@ -623,7 +632,9 @@ impl Tree<'_> {
         for i in 0..count {
             let c = self.lists[n as usize][i];
             let x = c.square as usize;
-            if let Some(e) = self.table.probe(o ^ c.flips, p | c.flips | (1 << x)) {
+            if let Some(e) = self.table.probe(o ^ c.flips, p | c.flips | (1 << x))
+                && e.level >= self.table.level
+            {
                 let v = -(e.upper as i32);
                 if v >= beta {
                     return Some(v);
@@ -701,6 +712,7 @@ mod tests {
             options: super::super::Options::default(),
             eval: None,
             eval_slots: &mut eval_slots,
+            probcut: None,
         };
         for n in 0..=9u32 {
             let count = if n <= 7 { 400 } else { 40 };
