@@ -182,7 +182,7 @@ fn solve_command_rejects_bad_input_with_one_line() {
             "--position",
             "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
             "--threads",
-            "2",
+            "0",
         ],
     ] {
         let out = xorboard(&args);

@@ -61,7 +61,8 @@ pub struct SolveArgs {
     /// Othello: size of the endgame solver's transposition table in MiB.
     #[arg(long, default_value_t = DEFAULT_TABLE_MIB)]
     pub hash_mib: usize,
-    /// Search threads (Othello; the Gomoku threat search runs on one thread).
+    /// Search threads (Othello: Lazy SMP on the solver's shared table; the Gomoku threat search
+    /// runs on one thread).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Print one JSON object.
@@ -153,9 +154,9 @@ const BUILT_IN: [(&str, &str); 2] = [
 ];
 
 fn run_othello(args: &SolveArgs) -> CommandResult {
-    if args.threads != 1 {
+    if !(1..=64).contains(&args.threads) {
         return Err(CommandError(format!(
-            "--threads {}: the Othello endgame solver runs on exactly 1 thread",
+            "--threads {} out of range: 1 to 64",
             args.threads
         )));
     }
@@ -177,6 +178,7 @@ fn run_othello(args: &SolveArgs) -> CommandResult {
     }
     let game = othello_position(args)?;
     let mut solver = Solver::new(args.hash_mib);
+    solver.set_threads(args.threads);
     let (result, seconds) = solve_one(&mut solver, &game, &limits)?;
     print_solution(&game, &result, seconds, args.json);
     Ok(())
@@ -351,6 +353,7 @@ fn run_suite(args: &SolveArgs, suite: &str, limits: &SolveLimits) -> CommandResu
         )));
     }
     let mut solver = Solver::new(args.hash_mib);
+    solver.set_threads(args.threads);
     let (mut total_nodes, mut total_seconds, mut wrong) = (0u64, 0f64, Vec::new());
     if !args.json {
         println!(

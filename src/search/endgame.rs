@@ -145,6 +145,8 @@ pub struct Solver {
     options: Options,
     weights: Option<eval::Weights>,
     eval_slots: hint::EvalSlots,
+    stats: TableStats,
+    threads: usize,
 }
 
 impl Default for Solver {
@@ -153,15 +155,59 @@ impl Default for Solver {
     }
 }
 
+/// A new search tree on `table` (see [`Tree`] for the fields).
+fn new_tree<'a>(
+    table: &'a Table,
+    lists: &'a mut Lists,
+    eval_slots: &'a mut hint::EvalSlots,
+    options: Options,
+    eval: Option<&'a eval::Weights>,
+    stop: &'a AtomicBool,
+    limits: &SolveLimits,
+) -> Tree<'a> {
+    Tree {
+        table,
+        table_stats: TableStats::default(),
+        level: table::EXACT,
+        lists,
+        edge: bits::edge_table(),
+        stop,
+        deadline: limits.time.map(|t| Instant::now() + t),
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        nodes: 0,
+        next_check: 0,
+        aborted: false,
+        options,
+        eval,
+        eval_slots,
+        probcut: None,
+        root_shift: 0,
+    }
+}
+
+/// The solver's own weights, else the built-in ones (if they load).
+fn weights_or_builtin(weights: &Option<eval::Weights>) -> Option<&eval::Weights> {
+    match weights {
+        Some(w) => Some(w),
+        None => eval::Weights::builtin(),
+    }
+}
+
+fn new_lists() -> Lists {
+    vec![[Candidate::default(); 64]; 65]
+}
+
 impl Solver {
     /// A solver whose table takes at most `table_mib` MiB.
     pub fn new(table_mib: usize) -> Solver {
         Solver {
             table: Table::new(table_mib),
-            lists: vec![[Candidate::default(); 64]; 65],
+            lists: new_lists(),
             options: Options::default(),
             weights: None,
             eval_slots: hint::eval_slots(),
+            stats: TableStats::default(),
+            threads: 1,
         }
     }
 
@@ -174,6 +220,14 @@ impl Solver {
         self.options
     }
 
+    /// Search [`Solver::solve`] with `n` threads (at least 1): Lazy SMP, the helpers searching
+    /// the same position on the shared table, each starting at another root move. The result
+    /// is the main thread's; node counts are the sum over the threads and vary run to run.
+    /// The node limit applies to the main thread.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
     /// Use these evaluation weights instead of the built-in ones (`assets/endgame-eval.bin`).
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.weights = Some(weights);
@@ -182,11 +236,12 @@ impl Solver {
     /// Forget all stored results.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.stats = TableStats::default();
     }
 
-    /// Table traffic since the solver was made or cleared.
+    /// Table traffic since the solver was made or cleared (all threads).
     pub fn table_stats(&self) -> TableStats {
-        self.table.stats
+        self.stats
     }
 
     /// Memory of the table in bytes.
@@ -194,35 +249,25 @@ impl Solver {
         self.table.bytes()
     }
 
+    /// A one-thread tree on this solver's table, lists and slots.
     fn tree<'a>(&'a mut self, stop: &'a AtomicBool, limits: &SolveLimits) -> Tree<'a> {
-        let Solver {
-            table,
-            lists,
-            options,
-            weights,
-            eval_slots,
-        } = self;
-        table.new_search();
-        table.level = table::EXACT;
-        let eval: Option<&'a eval::Weights> = match weights {
-            Some(w) => Some(w),
-            None => eval::Weights::builtin(),
-        };
-        Tree {
-            table,
-            lists,
-            edge: bits::edge_table(),
-            stop,
-            deadline: limits.time.map(|t| Instant::now() + t),
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            next_check: 0,
-            aborted: false,
-            options: *options,
+        let eval = weights_or_builtin(&self.weights);
+        new_tree(
+            &self.table,
+            &mut self.lists,
+            &mut self.eval_slots,
+            self.options,
             eval,
-            eval_slots,
-            probcut: None,
-        }
+            stop,
+            limits,
+        )
+    }
+
+    fn add_stats(&mut self, s: &TableStats) {
+        self.stats.probes += s.probes;
+        self.stats.hits += s.hits;
+        self.stats.stores += s.stores;
+        self.stats.replacements += s.replacements;
     }
 
     /// The exact score, a best move and a principal variation. `player` and `opponent` must not
@@ -235,33 +280,68 @@ impl Solver {
         limits: &SolveLimits,
     ) -> Result<Solution, Interrupted> {
         let (p, o) = (player, opponent & !player);
-        let mut t = self.tree(stop, limits);
-        let (n, _) = empties_parity(p, o);
-        let (score, best) = if n >= t.options.prepare_min_empties {
-            let depth = n.saturating_sub(t.options.prepare_leaf_empties).max(1);
-            let mut guess = t.hints(p, o, n, depth);
-            if t.aborted {
-                return Err(Interrupted { nodes: t.nodes });
+        self.table.new_search();
+        let helpers = self.threads - 1;
+        let Solver {
+            table,
+            lists,
+            options,
+            weights,
+            eval_slots,
+            ..
+        } = self;
+        let (table, options) = (&*table, *options);
+        let eval = weights_or_builtin(weights);
+        let done = AtomicBool::new(false);
+        let (result, stats, helper_nodes) = std::thread::scope(|s| {
+            let workers: Vec<_> = (1..=helpers)
+                .map(|k| {
+                    let done = &done;
+                    s.spawn(move || {
+                        let (mut lists, mut slots) = (new_lists(), hint::eval_slots());
+                        let limits = SolveLimits::default();
+                        let mut t =
+                            new_tree(table, &mut lists, &mut slots, options, eval, done, &limits);
+                        t.root_shift = k;
+                        let _ = score_and_move(&mut t, p, o);
+                        (t.nodes, t.table_stats)
+                    })
+                })
+                .collect();
+            let mut t = new_tree(table, lists, eval_slots, options, eval, stop, limits);
+            let result = score_and_move(&mut t, p, o).and_then(|(score, best)| {
+                let pv = principal_variation(&mut t, p, o, score, best)?;
+                Ok((score, best, pv))
+            });
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            let mut stats = vec![t.table_stats];
+            let mut nodes = t.nodes;
+            for w in workers {
+                if let Ok((n, st)) = w.join() {
+                    nodes += n;
+                    stats.push(st);
+                }
             }
-            if n >= t.options.selective_min_empties {
-                guess = selective_passes(&mut t, p, o, guess)?;
-            }
-
-            aspiration(&mut t, p, o, guess)?
-        } else {
-            root(&mut t, p, o, -64, 64)?
-        };
-        let pv = principal_variation(&mut t, p, o, score, best)?;
-        Ok(Solution {
-            score,
-            best,
-            nodes: t.nodes,
-            pv,
-        })
+            (result.map_err(|_| ()), stats, nodes)
+        });
+        for st in &stats {
+            self.add_stats(st);
+        }
+        match result {
+            Ok((score, best, pv)) => Ok(Solution {
+                score,
+                best,
+                nodes: helper_nodes,
+                pv,
+            }),
+            Err(()) => Err(Interrupted {
+                nodes: helper_nodes,
+            }),
+        }
     }
 
     /// Search the window `(alpha, beta)` (exclusive; `alpha < beta`, both clamped to
-    /// [-65, 65]): the score is proved ≤ alpha, ≥ beta, or exact inside the window.
+    /// [-65, 65]): the score is proved ≤ alpha, ≥ beta, or exact inside the window. One thread.
     pub fn solve_window(
         &mut self,
         player: u64,
@@ -274,8 +354,12 @@ impl Solver {
         let (p, o) = (player, opponent & !player);
         let alpha = alpha.clamp(-65, 64);
         let beta = beta.clamp(alpha + 1, 65);
+        self.table.new_search();
         let mut t = self.tree(stop, limits);
-        let (score, best) = root(&mut t, p, o, alpha, beta)?;
+        let result = root(&mut t, p, o, alpha, beta);
+        let (stats, nodes) = (t.table_stats, t.nodes);
+        self.add_stats(&stats);
+        let (score, best) = result?;
         let bound = if score <= alpha {
             Bound::Upper
         } else if score >= beta {
@@ -287,9 +371,27 @@ impl Solver {
             score,
             bound,
             best,
-            nodes: t.nodes,
+            nodes,
         })
     }
+}
+
+/// The exact score and a best move: with enough empties, the preparation search's guess, the
+/// selective passes, then aspiration windows; else one full-window search.
+fn score_and_move(t: &mut Tree, p: u64, o: u64) -> Result<(i32, Move), Interrupted> {
+    let (n, _) = empties_parity(p, o);
+    if n < t.options.prepare_min_empties {
+        return root(t, p, o, -64, 64);
+    }
+    let depth = n.saturating_sub(t.options.prepare_leaf_empties).max(1);
+    let mut guess = t.hints(p, o, n, depth);
+    if t.aborted {
+        return Err(Interrupted { nodes: t.nodes });
+    }
+    if n >= t.options.selective_min_empties {
+        guess = selective_passes(t, p, o, guess)?;
+    }
+    aspiration(t, p, o, guess)
 }
 
 /// Solve with a fresh solver of the default table size (for one-off calls; keep a [`Solver`] to
@@ -335,12 +437,12 @@ fn selective_passes(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<i32, Int
             min_empties: t.options.probcut_min_empties,
             depth: t.options.probcut_depth,
         });
-        t.table.level = 1 + k as u8;
+        t.level = 1 + k as u8;
         let (v, _) = aspiration(t, p, o, guess)?;
         guess = v * 100;
     }
     t.probcut = None;
-    t.table.level = table::EXACT;
+    t.level = table::EXACT;
     Ok(guess)
 }
 
@@ -376,14 +478,26 @@ fn root(t: &mut Tree, p: u64, o: u64, alpha: i32, beta: i32) -> Result<(i32, Mov
         return Ok((-v, Move::PASS));
     }
     t.nodes += 1;
-    let hash = t.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
+    let hash = t.probe(p, o).map_or(NO_MOVE, |e| e.best);
     let count = t.fill_list(p, o, mv, n, parity, hash);
+    let shift = t.root_shift % count;
+    if shift > 0 {
+        // a Lazy SMP helper: the sorted moves, starting from another one
+        for i in 0..count {
+            t.pick(n, i, count);
+        }
+        t.lists[n as usize][..count].rotate_left(shift);
+    }
     let alpha0 = alpha;
     let mut alpha = alpha;
     let mut best = -127;
     let mut best_move = Move::NONE;
     for i in 0..count {
-        let c = t.pick(n, i, count);
+        let c = if shift > 0 {
+            t.lists[n as usize][i]
+        } else {
+            t.pick(n, i, count)
+        };
         let x = c.square as usize;
         let (cp, co) = (o ^ c.flips, p | c.flips | (1 << x));
         let cpar = parity ^ bits::quadrant(x);
@@ -412,7 +526,8 @@ fn root(t: &mut Tree, p: u64, o: u64, alpha: i32, beta: i32) -> Result<(i32, Mov
         }
     }
     let square = best_move.cell().map_or(NO_MOVE, |c| c as u8);
-    t.table.store(p, o, n, alpha0, beta, best, square, t.nodes);
+    let nodes = t.nodes;
+    t.store((p, o, n), (alpha0, beta), best, square, nodes);
     Ok((best, best_move))
 }
 
@@ -450,7 +565,7 @@ fn principal_variation(
             continue;
         }
         let (n, parity) = empties_parity(p, o);
-        let hash = t.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
+        let hash = t.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mut order: Vec<usize> = Vec::with_capacity(mv.count_ones() as usize);
         if hash != NO_MOVE && mv & (1 << hash) != 0 {
             order.push(hash as usize);
@@ -631,6 +746,29 @@ pub(crate) mod tests {
             differ += (solutions[0].nodes != solutions[1].nodes) as u32;
         }
         assert!(differ >= 4, "the selective passes ran ({differ} of 8)");
+    }
+
+    #[test]
+    fn threads_share_the_table_and_agree_with_one() {
+        let stop = AtomicBool::new(false);
+        let mut one = Solver::new(4);
+        let mut two = Solver::new(4);
+        two.set_threads(2);
+        for (p, o) in positions(18, 4, 0x7EAD_5018) {
+            let a = one
+                .solve(p, o, &stop, &SolveLimits::default())
+                .expect("no limits");
+            let b = two
+                .solve(p, o, &stop, &SolveLimits::default())
+                .expect("no limits");
+            assert_eq!(a.score, b.score, "{p:#x} {o:#x}");
+            assert_eq!(replay(p, o, &b.pv), b.score);
+        }
+        // the helper's traffic is counted with the main thread's
+        assert!(two.table_stats().stores > one.table_stats().stores);
+        let stop = AtomicBool::new(true);
+        let (p, o) = positions(24, 1, 99)[0];
+        assert!(two.solve(p, o, &stop, &SolveLimits::default()).is_err());
     }
 
     #[test]

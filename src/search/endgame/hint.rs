@@ -249,7 +249,7 @@ impl Tree<'_> {
         if depth == 0 {
             return self.evaluate_view(ind.view(side), p, o);
         }
-        let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
+        let hash = self.probe(p, o).map_or(NO_MOVE, |e| e.best);
         // hint lists live above the exact search's lists (index 64 - ply never collides with a
         // list in use: the exact search has not started)
         let slot = 64 - ply.min(60);
@@ -338,7 +338,7 @@ impl Tree<'_> {
             }
         }
         if n > SHALLOW {
-            self.table.hint(p, o, n, best_move);
+            self.table.hint(p, o, n, best_move, &mut self.table_stats);
         }
         best
     }

@@ -26,7 +26,7 @@ use super::bits::{
     CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, flips, last_flip_count, moves,
     potential_moves, quadrant, stable_discs, weighted_mobility,
 };
-use super::table::{NO_MOVE, Table};
+use super::table::{Entry, NO_MOVE, Table, TableStats};
 
 /// At and below this many empties the search uses neither the table nor a sorted move list.
 pub const SHALLOW: u32 = 7;
@@ -91,7 +91,13 @@ pub type Lists = Vec<[Candidate; 64]>;
 
 /// The state of one search call: counters, limits and borrowed tables.
 pub struct Tree<'a> {
-    pub table: &'a mut Table,
+    /// The table, possibly shared with other threads' trees.
+    pub table: &'a Table,
+    /// This tree's table traffic.
+    pub table_stats: TableStats,
+    /// The level its stores are made at and its probes need: [`super::table::EXACT`] for the
+    /// exact search, a selective pass's level during that pass.
+    pub level: u8,
     pub lists: &'a mut Lists,
     pub edge: &'static [u8],
     pub stop: &'a AtomicBool,
@@ -105,6 +111,8 @@ pub struct Tree<'a> {
     pub eval_slots: &'a mut super::hint::EvalSlots,
     /// Selective search: prune by ProbCut with this confidence (None: the exact search).
     pub probcut: Option<super::hint::ProbCut>,
+    /// A Lazy SMP helper's number: the root's moves are tried from this one on (0: in order).
+    pub root_shift: usize,
 }
 
 /// Final disc difference (empties to the winner).
@@ -126,6 +134,30 @@ pub fn final_score(p: u64, o: u64) -> i32 {
 const INF: i32 = 127;
 
 impl Tree<'_> {
+    /// The table's entry for this position, if any.
+    #[inline(always)]
+    pub fn probe(&mut self, p: u64, o: u64) -> Option<Entry> {
+        self.table.probe(p, o, &mut self.table_stats)
+    }
+
+    /// Store the fail-soft result `score` of a search of window `(alpha, beta)` at this tree's
+    /// level (`nodes`: what the subtree cost).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        (p, o, n): (u64, u64, u32),
+        (alpha, beta): (i32, i32),
+        score: i32,
+        best: u8,
+        nodes: u64,
+    ) {
+        let level = self.level;
+        let stats = &mut self.table_stats;
+        self.table
+            .store(p, o, n, level, (alpha, beta, score), best, nodes, stats);
+    }
+
     #[cold]
     pub(super) fn check_limits(&mut self) {
         self.next_check = self.nodes + 4096;
@@ -505,9 +537,9 @@ impl Tree<'_> {
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let mut hash_move = NO_MOVE;
-        if let Some(e) = self.table.probe(p, o) {
+        if let Some(e) = self.probe(p, o) {
             hash_move = e.best;
-            if e.level >= self.table.level {
+            if e.level >= self.level {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta || lo == hi {
                     return lo;
@@ -569,12 +601,9 @@ impl Tree<'_> {
                 }
             }
         }
-        self.table.store(
-            p,
-            o,
-            n,
-            alpha0,
-            beta0,
+        self.store(
+            (p, o, n),
+            (alpha0, beta0),
             best,
             best_move,
             self.nodes - start_nodes + 1,
@@ -632,8 +661,8 @@ impl Tree<'_> {
         for i in 0..count {
             let c = self.lists[n as usize][i];
             let x = c.square as usize;
-            if let Some(e) = self.table.probe(o ^ c.flips, p | c.flips | (1 << x))
-                && e.level >= self.table.level
+            if let Some(e) = self.probe(o ^ c.flips, p | c.flips | (1 << x))
+                && e.level >= self.level
             {
                 let v = -(e.upper as i32);
                 if v >= beta {
@@ -695,12 +724,14 @@ mod tests {
 
     #[test]
     fn every_tier_is_exact_and_fail_soft_for_any_window() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
         let mut eval_slots = super::super::hint::eval_slots();
         let stop = AtomicBool::new(false);
         let mut tree = Tree {
-            table: &mut table,
+            table: &table,
+            table_stats: TableStats::default(),
+            level: super::super::table::EXACT,
             lists: &mut lists,
             edge: edge_table(),
             stop: &stop,
@@ -713,6 +744,7 @@ mod tests {
             eval: None,
             eval_slots: &mut eval_slots,
             probcut: None,
+            root_shift: 0,
         };
         for n in 0..=9u32 {
             let count = if n <= 7 { 400 } else { 40 };
