@@ -5,7 +5,9 @@
 //! a principal variation that replays to that score. [`Solver::solve_window`] answers the cheaper
 //! question "is the score at most alpha, at least beta, or exactly what?", which with the window
 //! (-1, 1) decides win / draw / loss. Both honour a stop flag, a node limit and a deadline, and
-//! give [`Interrupted`] instead of a guess when one of them ends the search.
+//! give [`Interrupted`] instead of a guess when one of them ends the search. With
+//! [`Solver::set_threads`], helper threads search the same position on the same table (Lazy SMP;
+//! the table is lock-free, see `table`); the answer is always the main thread's.
 //!
 //! The search (in `tree`) is a fail-soft principal variation search specialised by the number of
 //! empties: with many empties it uses its own transposition table (keyed by the two bitboards —
