@@ -10,8 +10,9 @@
 //! corners, X- and C-squares, stable edge discs, parity; fitted weights) and orders moves the
 //! old way (square values, fastest first), and the search does not call the endgame solver.
 //!
-//! The seam for an exact endgame solver is [`Searchable::exact_hook`]; it is the only place an
-//! Othello solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
+//! The seam for an exact endgame solver is
+//! [`Board::exact_hook`](crate::search::Board::exact_hook); it is the only place an Othello
+//! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
 use super::{Board, Gen, Scored};
 use crate::game::othello::{Othello, moves};
@@ -268,7 +269,8 @@ const fn rays() -> [[u64; 64]; 8] {
     out
 }
 
-/// The discs a move of `p` on `sq` flips (ray lookups; same result as [`flips`]).
+/// The discs a move of `p` on `sq` flips (ray lookups; same result as
+/// [`flips`](crate::game::othello::flips)).
 #[inline]
 pub fn fast_flips(sq: usize, p: u64, o: u64) -> u64 {
     let mut f = 0;
