@@ -10,8 +10,7 @@
 //! corners, X- and C-squares, stable edge discs, parity; fitted weights) and orders moves the
 //! old way (square values, fastest first), and the search does not call the endgame solver.
 //!
-//! The seam for an exact endgame solver is
-//! [`Board::exact_hook`](crate::search::Board::exact_hook); it is the only place an Othello
+//! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
 use super::{Board, Gen, Scored};

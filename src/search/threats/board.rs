@@ -8,7 +8,7 @@
 //! so finding every threat on the board walks those few cells instead of the whole board.
 //!
 //! The Zobrist hash is kept with the game's own keys and the same update rule as
-//! [`Gomoku`](crate::game::gomoku::Gomoku) (stone key XOR side key per move), so a position reached
+//! [`Gomoku`] (stone key XOR side key per move), so a position reached
 //! here hashes exactly as the game would hash it. [`Board::pass`] toggles only the side key, which
 //! lets the search ask "what if the side to move did nothing".
 
