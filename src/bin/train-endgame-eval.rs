@@ -255,11 +255,7 @@ fn main() {
     });
     let mut rng = Rng(0x005E_ED0F_E7A1);
 
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("run from the crate root");
-    let openings: Vec<&str> = xot
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
+    let openings = load_xot();
 
     let mut labeled: Vec<Sample> = Vec::new();
     let mut unlabeled: Vec<(u64, u64)> = Vec::new();
@@ -295,7 +291,7 @@ fn main() {
         for g in first..first + games {
             let (mut p, mut o) = (START_BLACK, START_WHITE);
             if g % 2 == 0 {
-                let line = openings[(g / 2) % openings.len()];
+                let line = &openings[(g / 2) % openings.len()];
                 let mut ok = true;
                 for sq in line.as_bytes().chunks(2) {
                     let Some(x) = std::str::from_utf8(sq).ok().and_then(parse_square) else {
