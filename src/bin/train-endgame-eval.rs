@@ -44,6 +44,8 @@
 //! positions and exact labels (text) so a refit does not need the games and solves again.
 
 use std::io::Write;
+
+use clap::Parser;
 use std::sync::atomic::AtomicBool;
 
 use xorboard::game::othello::{START_BLACK, START_WHITE, flips, moves};
@@ -73,17 +75,85 @@ struct Sample {
     score: f32,
 }
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    match args.iter().position(|a| a == name) {
-        None => default,
-        Some(i) => match args.get(i + 1).map(|v| v.parse()) {
-            Some(Ok(v)) => v,
-            _ => {
-                eprintln!("error: {name} needs a valid value");
-                std::process::exit(2);
-            }
-        },
-    }
+/// The trainer's command line (see the module documentation).
+#[derive(Parser, Debug)]
+#[command(about = "Fit the Othello pattern evaluation (assets/endgame-eval.bin), or measure it")]
+struct Cli {
+    /// Measure how the engine's root score swings with the parity of the search depth (trains
+    /// nothing).
+    #[arg(long, conflicts_with = "probcut_fit")]
+    swing: bool,
+    /// Measure how well shallow evaluation searches predict exact endgame scores (trains
+    /// nothing).
+    #[arg(long)]
+    probcut_fit: bool,
+    /// Games to play (training default: none, so positions must come from --data; probcut-fit
+    /// default: 200).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Number of the first game (to extend a data file with new games).
+    #[arg(long, default_value_t = 0)]
+    first: usize,
+    /// Empties at which each training game is solved exactly.
+    #[arg(long, default_value_t = 18)]
+    solve_at: u32,
+    /// Bands from this many empties up are refitted; lower ones come from --base.
+    #[arg(long, default_value_t = 27)]
+    refit_from: u32,
+    /// Where to write the trained weights.
+    #[arg(long, default_value = "assets/endgame-eval.bin")]
+    out: String,
+    /// Weights the kept bands come from (default: the shipped file).
+    #[arg(long, default_value = "")]
+    base: String,
+    /// Cache of positions and exact labels (read first, then new games are appended).
+    #[arg(long, default_value = "")]
+    data: String,
+    /// Passes of stochastic gradient descent per band.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Regularisation towards the band below.
+    #[arg(long, default_value_t = 0.01)]
+    l2: f32,
+    /// Depth of the label searches.
+    #[arg(long, default_value_t = 4)]
+    label_depth: u32,
+    /// Label by one search instead of the mean of two a ply apart.
+    #[arg(long)]
+    single_depth_labels: bool,
+    /// Skip the side-to-move correction.
+    #[arg(long)]
+    no_tempo_correction: bool,
+    /// Also train a band on positions this many empties outside it.
+    #[arg(long, default_value_t = 0)]
+    pool: u32,
+    /// Top empties of each band (increasing, ending at 64).
+    #[arg(long, default_value = DEFAULT_TOPS)]
+    tops: String,
+    /// --swing / --probcut-fit: the weights to measure (default: the shipped file).
+    #[arg(long, default_value = "")]
+    weights: String,
+    /// --swing: the depths of the root-score table.
+    #[arg(long, default_value = "6-14")]
+    depths: String,
+    /// --swing: playouts for the parity gap table.
+    #[arg(long, default_value_t = 300)]
+    gap_games: usize,
+    /// --probcut-fit: fewest empties measured.
+    #[arg(long, default_value_t = 10)]
+    min_empties: u32,
+    /// --probcut-fit: most empties measured.
+    #[arg(long, default_value_t = 22)]
+    max_empties: u32,
+    /// --probcut-fit: deepest evaluation search.
+    #[arg(long, default_value_t = 4)]
+    max_depth: u32,
+}
+
+/// A one-line error and exit status 2.
+fn fail(message: &str) -> ! {
+    eprintln!("error: {message}");
+    std::process::exit(2);
 }
 
 fn parse_square(s: &str) -> Option<usize> {
@@ -207,29 +277,35 @@ fn to_f32(w: &[i16]) -> Vec<f32> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--swing") {
-        swing(&args);
+    let cli = Cli::parse();
+    if cli.swing {
+        swing(&cli);
         return;
     }
-    if args.iter().any(|a| a == "--probcut-fit") {
-        probcut_fit(&args);
+    if cli.probcut_fit {
+        probcut_fit(&cli);
         return;
     }
-    let games: usize = arg(&args, "--games", 0);
-    let first: usize = arg(&args, "--first", 0);
-    let solve_at: u32 = arg(&args, "--solve-at", 18);
-    let refit_from: u32 = arg(&args, "--refit-from", 27);
-    let out: String = arg(&args, "--out", "assets/endgame-eval.bin".to_string());
-    let base_file: String = arg(&args, "--base", String::new());
-    let data: String = arg(&args, "--data", String::new());
-    let epochs: usize = arg(&args, "--epochs", 20);
-    let l2: f32 = arg(&args, "--l2", 0.01);
-    let label_depth: u32 = arg(&args, "--label-depth", 4);
-    let single_depth = args.iter().any(|a| a == "--single-depth-labels");
-    let tempo_correction = !args.iter().any(|a| a == "--no-tempo-correction");
-    let pool: u32 = arg(&args, "--pool", 0);
-    let tops_text: String = arg(&args, "--tops", DEFAULT_TOPS.to_string());
+    let games = cli.games.unwrap_or(0);
+    if games == 0 && cli.data.is_empty() {
+        fail("nothing to train on: give --games N (and/or --data FILE)");
+    }
+    let Cli {
+        first,
+        solve_at,
+        refit_from,
+        out,
+        base: base_file,
+        data,
+        epochs,
+        l2,
+        label_depth,
+        pool,
+        tops: tops_text,
+        ..
+    } = cli;
+    let single_depth = cli.single_depth_labels;
+    let tempo_correction = !cli.no_tempo_correction;
     let tops: Vec<u8> = tops_text
         .split(',')
         .map(|t| t.trim().parse().unwrap_or(0))
@@ -262,18 +338,27 @@ fn main() {
     let cached = (!data.is_empty())
         .then(|| std::fs::read_to_string(&data).ok())
         .flatten();
+    if cached.is_none() && games == 0 {
+        fail(&format!(
+            "cannot read the data cache {data:?} (and no --games to play)"
+        ));
+    }
     if let Some(text) = cached {
         for line in text.lines() {
             let f: Vec<&str> = line.split_whitespace().collect();
-            let p = u64::from_str_radix(f[1], 16).expect("cache");
-            let o = u64::from_str_radix(f[2], 16).expect("cache");
-            match f[0] {
-                "L" => labeled.push(Sample {
-                    p,
-                    o,
-                    score: f[3].parse().expect("cache"),
-                }),
-                _ => unlabeled.push((p, o)),
+            let parsed = (|| {
+                let p = u64::from_str_radix(f.get(1)?, 16).ok()?;
+                let o = u64::from_str_radix(f.get(2)?, 16).ok()?;
+                match *f.first()? {
+                    "L" => Some((p, o, Some(f.get(3)?.parse::<f32>().ok()?))),
+                    "U" => Some((p, o, None)),
+                    _ => None,
+                }
+            })();
+            match parsed {
+                Some((p, o, Some(score))) => labeled.push(Sample { p, o, score }),
+                Some((p, o, None)) => unlabeled.push((p, o)),
+                None => fail(&format!("{data}: not a line of the data cache: {line:?}")),
             }
         }
         eprintln!(
@@ -605,16 +690,16 @@ fn load_weights(file: &str) -> &'static Weights {
 ///    the parity gap `v2 - (v1 + v3) / 2` of 1-, 2- and 3-ply searches with the weights. An
 ///    evaluation that values the side to move right has a gap near 0; one that overvalues the
 ///    side to move by `t` discs has a gap near `2t`.
-fn swing(args: &[String]) {
+fn swing(cli: &Cli) {
     use std::sync::Arc;
     use xorboard::game::othello::Othello;
     use xorboard::search::{Limits, Searcher};
     use xorboard::tt::{Policy, Table};
     use xorboard::zobrist::Keys;
 
-    let weights = load_weights(&arg(args, "--weights", String::new()));
-    let base = load_weights(&arg(args, "--base", String::new()));
-    let depths: String = arg(args, "--depths", "6-14".to_string());
+    let weights = load_weights(&cli.weights);
+    let base = load_weights(&cli.base);
+    let depths = &cli.depths;
     let (lo, hi) = match depths.split_once('-').map(|(a, b)| (a.parse(), b.parse())) {
         Some((Ok(a), Ok(b))) if (1u32..=30).contains(&a) && a < b && b <= 30 => (a, b),
         _ => {
@@ -622,7 +707,7 @@ fn swing(args: &[String]) {
             std::process::exit(2);
         }
     };
-    let gap_games: usize = arg(args, "--gap-games", 300);
+    let gap_games = cli.gap_games;
 
     print!("{:<18}", "position");
     for d in lo..=hi {
@@ -715,16 +800,14 @@ fn swing(args: &[String]) {
 /// exact score (solver) against evaluation searches of 0 to `--max-depth` plies (the solver's
 /// pattern evaluation). Prints, per empties and depth, the least-squares line
 /// `exact ≈ a·search + b` and the standard deviation of the exact score around it (discs).
-fn probcut_fit(args: &[String]) {
-    let games: usize = arg(args, "--games", 200);
-    let lo: u32 = arg(args, "--min-empties", 10);
-    let hi: u32 = arg(args, "--max-empties", 22);
-    let max_depth: u32 = arg(args, "--max-depth", 4);
+fn probcut_fit(cli: &Cli) {
+    let games = cli.games.unwrap_or(200);
+    let (lo, hi, max_depth) = (cli.min_empties, cli.max_empties, cli.max_depth);
     if lo > hi || hi > 30 || max_depth > 8 {
         eprintln!("error: need --min-empties <= --max-empties <= 30 and --max-depth <= 8");
         std::process::exit(2);
     }
-    let weights = load_weights(&arg(args, "--weights", String::new()));
+    let weights = load_weights(&cli.weights);
     let openings = load_xot();
     let mut rng = Rng(0x005E_ED0F_9C07);
     let stop = AtomicBool::new(false);
