@@ -100,6 +100,9 @@ struct Cli {
     /// Bands from this many empties up are refitted; lower ones come from --base.
     #[arg(long, default_value_t = 27)]
     refit_from: u32,
+    /// Bands whose lowest empties are above this are kept from --base too (default: none).
+    #[arg(long, default_value_t = 64)]
+    refit_to: u32,
     /// Where to write the trained weights.
     #[arg(long, default_value = "assets/endgame-eval.bin")]
     out: String,
@@ -294,6 +297,7 @@ fn main() {
         first,
         solve_at,
         refit_from,
+        refit_to,
         out,
         base: base_file,
         data,
@@ -397,7 +401,7 @@ fn main() {
             let (seen, end) = playout((p, o), stop_at, &base, &mut rng);
             unlabeled.extend(
                 seen.into_iter()
-                    .filter(|&(a, b)| empties(a, b) >= refit_from),
+                    .filter(|&(a, b)| (refit_from..=refit_to).contains(&empties(a, b))),
             );
             if exact && let Some((sp, so)) = end {
                 let Ok(s) = solver.solve(sp, so, &stop, &SolveLimits::default()) else {
@@ -462,7 +466,7 @@ fn main() {
         } else {
             bands[b - 1].clone()
         };
-        if hi < refit_from {
+        if hi < refit_from || lo > refit_to {
             // copied from the base weights, which must have this band
             let bb = base.band(hi);
             if base.band(lo) != bb {
