@@ -333,7 +333,8 @@ fn main() {
         eprintln!("error: no base weights (--base FILE or the shipped file)");
         std::process::exit(2);
     });
-    let mut rng = Rng(0x005E_ED0F_E7A1);
+    // a run extending a cache (`--first`) gets its own random stream
+    let mut rng = Rng(0x005E_ED0F_E7A1 ^ (first as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
 
     let openings = load_xot();
 
