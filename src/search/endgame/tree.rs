@@ -6,8 +6,10 @@
 //!   then fastest-first (fewest opponent replies, corners counted twice; one reply is worth four
 //!   of the mover's corner-anchored stable discs, or sixteen squares of the opponent's potential
 //!   mobility or of quadrant parity) and, with many empties, the evaluation;
-//! - `4 < n ≤ SHALLOW`: no table and no move generation: the empty squares are tried straight from
-//!   the bitboard, odd quadrants first, corners before the squares next to them;
+//! - `4 < n ≤ SHALLOW`: no table; at `SORTED_SHALLOW_MIN` empties and above the moves are sorted
+//!   fastest-first by the same key as above (without the evaluation), below that the legal moves
+//!   are tried in quadrant-parity order: odd quadrants first, corners before the squares next to
+//!   them;
 //! - `n ≤ 4`: unrolled code for the last four, three and two empties, and a table-driven flip
 //!   count for the very last square.
 //!
@@ -30,6 +32,8 @@ use super::table::{Entry, NO_MOVE, Table, TableStats};
 
 /// At and below this many empties the search uses neither the table nor a sorted move list.
 pub const SHALLOW: u32 = 7;
+/// From this many empties on, the shallow tier sorts its moves fastest-first.
+const SORTED_SHALLOW_MIN: u32 = 7;
 /// From this many empties on, children are probed in the table before any is searched (ETC).
 const ETC_MIN: u32 = 12;
 
@@ -132,6 +136,18 @@ pub fn final_score(p: u64, o: u64) -> i32 {
 }
 
 const INF: i32 = 127;
+
+/// The fastest-first ordering key of a move that leads to `(cp, co)` (the opponent to move),
+/// higher first: fewest opponent replies (corners counted twice); one reply is worth four of the
+/// mover's corner-anchored stable discs, or sixteen squares of the opponent's potential mobility
+/// or of quadrant parity (`odd`: the move is in an odd quadrant).
+#[inline(always)]
+fn fastest_first_key(cp: u64, co: u64, odd: bool) -> i32 {
+    let mob = weighted_mobility(cp, co) as i32;
+    let pot = potential_moves(cp, co).count_ones() as i32;
+    let stab = corner_stability(co) as i32;
+    ((36 - mob) << 15) + (stab << 13) + ((36 - pot) << 11) + (i32::from(odd) << 11)
+}
 
 impl Tree<'_> {
     /// The table's entry for this position, if any.
@@ -436,21 +452,24 @@ impl Tree<'_> {
         if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
             return v;
         }
-        let e = !(p | o);
+        if n >= SORTED_SHALLOW_MIN {
+            return self.shallow_sorted(p, o, alpha, n, parity);
+        }
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -alpha - 1, n, parity);
+        }
         let odd = QUADRANT_MASK[(parity & 15) as usize];
         let mut best = -INF;
-        for group in shallow_order(e, odd) {
+        for group in shallow_order(legal, odd) {
             let mut m = group;
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if NEIGHBOURS[x] & o == 0 {
-                    continue;
-                }
                 let f = flips(x, p, o);
-                if f == 0 {
-                    continue;
-                }
                 let (cp, co) = (o ^ f, p | f | (1 << x));
                 let cpar = parity ^ quadrant(x);
                 let v = if n == 5 {
@@ -464,13 +483,54 @@ impl Tree<'_> {
                 best = best.max(v);
             }
         }
-        if best > -INF {
-            return best;
+        best
+    }
+
+    /// The shallow null-window search with its moves sorted fastest-first (fewest opponent
+    /// replies), odd quadrants breaking ties.
+    fn shallow_sorted(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
+        let mut list = [(0u64, 0u8, 0i32); 16];
+        let mut count = 0;
+        let mut m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -alpha - 1, n, parity);
         }
-        if moves(o, p) == 0 {
-            return final_score(p, o);
+        while m != 0 {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(x, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << x));
+            let key = fastest_first_key(cp, co, parity & quadrant(x) != 0);
+            list[count] = (f, x as u8, key);
+            count += 1;
         }
-        -self.shallow(o, p, -alpha - 1, n, parity)
+        let mut best = -INF;
+        for i in 0..count {
+            let mut b = i;
+            for j in i + 1..count {
+                if list[j].2 > list[b].2 {
+                    b = j;
+                }
+            }
+            list.swap(i, b);
+            let (f, x, _) = list[i];
+            let x = x as usize;
+            let (cp, co) = (o ^ f, p | f | (1 << x));
+            let cpar = parity ^ quadrant(x);
+            let v = if n == 5 {
+                -self.solve_4(cp, co, -alpha - 1, cpar)
+            } else {
+                -self.shallow(cp, co, -alpha - 1, n - 1, cpar)
+            };
+            if v > alpha {
+                return v;
+            }
+            best = best.max(v);
+        }
+        best
     }
 
     /// At most `SHALLOW` empties with an open window (rare: principal-variation nodes):
@@ -633,11 +693,7 @@ impl Tree<'_> {
             } else if cp == 0 {
                 (1 << 30) - 1
             } else {
-                let mob = weighted_mobility(cp, co) as i32;
-                let pot = potential_moves(cp, co).count_ones() as i32;
-                let stab = corner_stability(co) as i32;
-                let par = if parity & quadrant(x) != 0 { 1 } else { 0 };
-                let mut key = ((36 - mob) << 15) + (stab << 13) + ((36 - pot) << 11) + (par << 11);
+                let mut key = fastest_first_key(cp, co, parity & quadrant(x) != 0);
                 if by_eval {
                     let e = self.child_eval(n, x, f, cp, co, moves(cp, co));
                     key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
