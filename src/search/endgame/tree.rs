@@ -28,7 +28,7 @@ use super::bits::{
     CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, flips, last_flip_count, moves,
     potential_moves, quadrant, stable_discs, weighted_mobility,
 };
-use super::table::{Entry, NO_MOVE, Table, TableStats};
+use super::table::{Entry, HINT, NO_MOVE, Table, TableStats};
 
 /// At and below this many empties the search uses neither the table nor a sorted move list.
 pub const SHALLOW: u32 = 7;
@@ -598,7 +598,12 @@ impl Tree<'_> {
         let (mut alpha, mut beta) = (alpha, beta);
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.probe(p, o) {
-            hash_move = e.best;
+            // A preparation hint orders only the preparation's own iterations and the root:
+            // below the root it comes from a search a few plies deep that ignores mobility, and
+            // the ordering key (mobility and the evaluation) does better without it.
+            if e.level != HINT {
+                hash_move = e.best;
+            }
             if e.level >= self.level {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta || lo == hi {
