@@ -208,7 +208,8 @@ pub trait Board: Send {
 
     /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
     /// empties, a Gomoku threat search): a fail-soft score for the window `(alpha, beta)`.
-    /// `depth` is the remaining depth of the search. Default: never.
+    /// `depth` is the remaining depth of the search; the answer must honour `stop` and the
+    /// search's `deadline` (None when it gives up). Default: never.
     #[allow(clippy::too_many_arguments)]
     fn exact_hook(
         &mut self,
@@ -218,6 +219,7 @@ pub trait Board: Send {
         _beta: i32,
         _nodes: &mut u64,
         _stop: &AtomicBool,
+        _deadline: Option<Instant>,
     ) -> Option<i32> {
         None
     }
@@ -976,7 +978,15 @@ impl<G: Searchable> Searcher<G> {
             }
         }
         if self.exact_hook
-            && let Some(s) = g.exact_hook(ply, depth, alpha, beta, &mut self.nodes, run.stop)
+            && let Some(s) = g.exact_hook(
+                ply,
+                depth,
+                alpha,
+                beta,
+                &mut self.nodes,
+                run.stop,
+                run.deadline,
+            )
         {
             let bound = if s <= alpha {
                 Bound::Upper

@@ -249,3 +249,18 @@ fn gomoku_search_plays_the_threat_win_of_the_puzzles() {
         assert_eq!(g.outcome(), Some(Outcome::Win(p.attacker)), "{file}");
     }
 }
+
+#[test]
+fn a_timed_othello_search_ends_on_time_through_the_solver_hand_over() {
+    // FFO #45 (24 empties): the root's moves are handed to the exact solver from depth 7 on,
+    // and those solves must stop at the search's deadline too (unbounded they take seconds).
+    let text = std::fs::read_to_string("assets/ffo40-49.txt").expect("ffo data");
+    let line = text.lines().find(|l| l.contains("#45")).expect("#45");
+    let g = parse_obf(line.split(';').next().unwrap().trim(), Keys::default_keys()).expect("obf");
+    let mut s: Searcher<Othello> = Searcher::new(Arc::new(Table::new(16, Policy::Aging, 64)));
+    let start = Instant::now();
+    let r = run(&mut s, &g, Limits::time(Duration::from_millis(100)));
+    let took = start.elapsed();
+    assert!(r.best.is_some(), "{r:?}");
+    assert!(took < Duration::from_millis(1000), "took {took:?}");
+}

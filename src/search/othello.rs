@@ -21,6 +21,7 @@ use crate::search::endgame::eval::{Indices, SCALE, Weights};
 use crate::search::endgame::{SolveLimits, Solver};
 use crate::zobrist::Keys;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// Internal score units per disc.
 pub const DISC: i32 = 100;
@@ -399,14 +400,17 @@ pub fn pattern_search(
 pub const SOLVER_EMPTIES: u32 = 16;
 /// Hand-over to the solver at the root's moves (ply 1): a move to a position with at most
 /// `HANDOVER_EMPTIES` empties is solved exactly once the search reaches within `HANDOVER_GAP`
-/// plies of the end (a depth-8 search from 20 empties solves each move). Before this, a
+/// plies of the end (a depth-8 search from 24 empties solves each move). Before this, a
 /// depth-8 NTest match lost 6 discs a game between 18 empties and the solver's 12. Measured
 /// against NTest depth 8 (30 XOT games, our depth 8): without the hand-over 5-24-1, -8.8 discs
 /// a game; with it 10-20-0, -2.4 (73 s of thinking); from 22 empties within 14 plies 10-17-3,
-/// -0.5 but 212 s of thinking, so 20 / 12 it is.
-pub const HANDOVER_EMPTIES: u32 = 20;
+/// -0.5 but 212 s of thinking, so 20 / 12 it was. With the refitted endgame weights and the
+/// faster solver (40 XOT games, both at depth 8): 20 / 12 12-25-3, -0.5 discs a game, 20 s of
+/// thinking; 22 / 14 14-21-5, -0.15, 40 s; 24 / 16 19-18-3, +1.55, 151 s (3.8 s a game, at
+/// most 11 s). The solves stop at the search's deadline, so a timed search still ends on time.
+pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
-pub const HANDOVER_GAP: i32 = 12;
+pub const HANDOVER_GAP: i32 = 16;
 /// The solver's table (MiB), made on first use.
 const SOLVER_MIB: usize = 4;
 
@@ -716,6 +720,7 @@ impl Board for OthelloBoard {
         beta: i32,
         nodes: &mut u64,
         stop: &AtomicBool,
+        deadline: Option<Instant>,
     ) -> Option<i32> {
         let empties = self.empties();
         let to_the_end = empties <= SOLVER_EMPTIES && depth >= empties as i32;
@@ -737,7 +742,10 @@ impl Board for OthelloBoard {
                 a,
                 b.max(a + 1),
                 stop,
-                &SolveLimits::default(),
+                &SolveLimits {
+                    nodes: None,
+                    time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                },
             )
             .ok()?;
         *nodes += r.nodes;
