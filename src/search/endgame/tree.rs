@@ -452,15 +452,15 @@ impl Tree<'_> {
         if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
             return v;
         }
-        if n >= SORTED_SHALLOW_MIN {
-            return self.shallow_sorted(p, o, alpha, n, parity);
-        }
         let legal = moves(p, o);
         if legal == 0 {
             if moves(o, p) == 0 {
                 return final_score(p, o);
             }
             return -self.shallow(o, p, -alpha - 1, n, parity);
+        }
+        if n >= SORTED_SHALLOW_MIN {
+            return self.shallow_sorted(p, o, alpha, n, parity, legal);
         }
         let odd = QUADRANT_MASK[(parity & 15) as usize];
         let mut best = -INF;
@@ -469,14 +469,7 @@ impl Tree<'_> {
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = flips(x, p, o);
-                let (cp, co) = (o ^ f, p | f | (1 << x));
-                let cpar = parity ^ quadrant(x);
-                let v = if n == 5 {
-                    -self.solve_4(cp, co, -alpha - 1, cpar)
-                } else {
-                    -self.shallow(cp, co, -alpha - 1, n - 1, cpar)
-                };
+                let v = self.shallow_child(p, o, x, flips(x, p, o), alpha, n, parity);
                 if v > alpha {
                     return v;
                 }
@@ -486,18 +479,43 @@ impl Tree<'_> {
         best
     }
 
-    /// The shallow null-window search with its moves sorted fastest-first (fewest opponent
-    /// replies), odd quadrants breaking ties.
-    fn shallow_sorted(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
+    /// The score (for the mover) of the move on `x` flipping `f`, in the shallow tier's null
+    /// window (alpha, alpha + 1).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn shallow_child(
+        &mut self,
+        p: u64,
+        o: u64,
+        x: usize,
+        f: u64,
+        alpha: i32,
+        n: u32,
+        parity: u8,
+    ) -> i32 {
+        let (cp, co) = (o ^ f, p | f | (1 << x));
+        let cpar = parity ^ quadrant(x);
+        if n == 5 {
+            -self.solve_4(cp, co, -alpha - 1, cpar)
+        } else {
+            -self.shallow(cp, co, -alpha - 1, n - 1, cpar)
+        }
+    }
+
+    /// The shallow null-window search over the moves `legal` (not empty), sorted
+    /// fastest-first by [`fastest_first_key`].
+    fn shallow_sorted(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+        parity: u8,
+        legal: u64,
+    ) -> i32 {
         let mut list = [(0u64, 0u8, 0i32); 16];
         let mut count = 0;
-        let mut m = moves(p, o);
-        if m == 0 {
-            if moves(o, p) == 0 {
-                return final_score(p, o);
-            }
-            return -self.shallow(o, p, -alpha - 1, n, parity);
-        }
+        let mut m = legal;
         while m != 0 {
             let x = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -517,14 +535,7 @@ impl Tree<'_> {
             }
             list.swap(i, b);
             let (f, x, _) = list[i];
-            let x = x as usize;
-            let (cp, co) = (o ^ f, p | f | (1 << x));
-            let cpar = parity ^ quadrant(x);
-            let v = if n == 5 {
-                -self.solve_4(cp, co, -alpha - 1, cpar)
-            } else {
-                -self.shallow(cp, co, -alpha - 1, n - 1, cpar)
-            };
+            let v = self.shallow_child(p, o, x as usize, f, alpha, n, parity);
             if v > alpha {
                 return v;
             }
