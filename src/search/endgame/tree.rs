@@ -502,8 +502,9 @@ impl Tree<'_> {
         }
     }
 
-    /// The shallow null-window search over the moves `legal` (not empty), sorted
-    /// fastest-first by [`fastest_first_key`].
+    /// The shallow null-window search over the moves `legal` (not empty), sorted by
+    /// [`Tree::fill_list`] (fastest-first: at these empties, without the evaluation). Move list
+    /// `n` is free here: the deep tier uses only lists above `SHALLOW`.
     fn shallow_sorted(
         &mut self,
         p: u64,
@@ -513,29 +514,11 @@ impl Tree<'_> {
         parity: u8,
         legal: u64,
     ) -> i32 {
-        let mut list = [(0u64, 0u8, 0i32); 16];
-        let mut count = 0;
-        let mut m = legal;
-        while m != 0 {
-            let x = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = flips(x, p, o);
-            let (cp, co) = (o ^ f, p | f | (1 << x));
-            let key = fastest_first_key(cp, co, parity & quadrant(x) != 0);
-            list[count] = (f, x as u8, key);
-            count += 1;
-        }
+        let count = self.fill_list(p, o, legal, n, parity, NO_MOVE);
         let mut best = -INF;
         for i in 0..count {
-            let mut b = i;
-            for j in i + 1..count {
-                if list[j].2 > list[b].2 {
-                    b = j;
-                }
-            }
-            list.swap(i, b);
-            let (f, x, _) = list[i];
-            let v = self.shallow_child(p, o, x as usize, f, alpha, n, parity);
+            let c = self.pick(n, i, count);
+            let v = self.shallow_child(p, o, c.square as usize, c.flips, alpha, n, parity);
             if v > alpha {
                 return v;
             }
