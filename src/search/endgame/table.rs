@@ -132,110 +132,51 @@ pub struct Table {
     date: u8,
 }
 
-/// The table's memory: zeroed buckets in one allocation. On Linux it is an anonymous mapping
-/// aligned to 2 MiB and marked for transparent huge pages before it is first touched: the table
-/// is probed at random, so with 4 KiB pages nearly every probe also misses the TLB (and in a
+/// The table's memory: zeroed buckets in an anonymous mapping, starting at a 2 MiB boundary
+/// and (on Linux) marked for transparent huge pages before it is first touched: the table is
+/// probed at random, so with 4 KiB pages nearly every probe also misses the TLB (and in a
 /// virtual machine a TLB miss walks two page tables), while 2 MiB pages cover a 64 MiB table
 /// with 32 TLB entries.
 struct Buckets {
-    ptr: std::ptr::NonNull<Bucket>,
+    map: memmap2::MmapMut,
+    /// Where the buckets start in the mapping (the first 2 MiB boundary).
+    offset: usize,
     len: usize,
-    /// The mapping to unmap (start, bytes), or None for memory from the global allocator.
-    mapping: Option<(*mut u8, usize)>,
 }
-
-// Safety: `Buckets` owns its memory like a `Box<[Bucket]>`, and `Bucket` (atomics) is Send and
-// Sync.
-unsafe impl Send for Buckets {}
-unsafe impl Sync for Buckets {}
 
 /// One huge page.
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Buckets {
-    fn layout(len: usize) -> std::alloc::Layout {
-        std::alloc::Layout::array::<Bucket>(len).expect("table size fits the address space")
-    }
-
     /// `len` (at least 1) zeroed buckets: every entry unused (date 0).
     fn new(len: usize) -> Buckets {
         let len = len.max(1);
-        let layout = Self::layout(len);
+        let bytes = len * std::mem::size_of::<Bucket>();
+        let map = memmap2::MmapMut::map_anon(bytes + HUGE_PAGE)
+            .expect("memory for the endgame solver's table");
+        let offset = map.as_ptr().align_offset(HUGE_PAGE);
+        // Only a hint: if the kernel declines, the table works on small pages.
         #[cfg(target_os = "linux")]
-        if layout.size() >= HUGE_PAGE {
-            let bytes = layout.size() + HUGE_PAGE;
-            // Safety: an anonymous private mapping at an address of the kernel's choice; it is
-            // zero-filled, and checked against MAP_FAILED before use.
-            let base = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    bytes,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            if base != libc::MAP_FAILED {
-                let base = base.cast::<u8>();
-                let start = base.wrapping_add(base.align_offset(HUGE_PAGE));
-                // Safety: `start .. start + layout.size()` lies inside the mapping (it has
-                // HUGE_PAGE bytes to spare for the alignment). The advice only changes how the
-                // kernel backs the pages; if it fails the table works on small pages.
-                unsafe {
-                    libc::madvise(start.cast(), layout.size(), libc::MADV_HUGEPAGE);
-                }
-                return Buckets {
-                    ptr: std::ptr::NonNull::new(start.cast())
-                        .expect("mmap gave a non-null address"),
-                    len,
-                    mapping: Some((base, bytes)),
-                };
-            }
-        }
-        // Safety: the layout has a non-zero size (len ≥ 1); a null result is handled below.
-        // Zeroed memory is a valid `Bucket` (eight `AtomicU64` zeros, as `Bucket::default()`).
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        Buckets {
-            ptr,
-            len,
-            mapping: None,
-        }
+        let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
+        Buckets { map, offset, len }
     }
 }
 
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
-        // Safety: `ptr` points to `len` initialised buckets owned by `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        // Safety: the mapping holds `offset + len` buckets' bytes (it has a huge page to spare
+        // for the alignment), the start is 2 MiB-aligned and so aligned for `Bucket`, and an
+        // anonymous mapping starts zero-filled, a valid `Bucket` (eight `AtomicU64` zeros).
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().add(self.offset).cast(), self.len) }
     }
 }
 
 impl std::ops::DerefMut for Buckets {
     fn deref_mut(&mut self) -> &mut [Bucket] {
         // Safety: as in `deref`, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        match self.mapping {
-            #[cfg(target_os = "linux")]
-            // Safety: the mapping made in `new`, unmapped once.
-            Some((base, bytes)) => unsafe {
-                libc::munmap(base.cast(), bytes);
-            },
-            #[cfg(not(target_os = "linux"))]
-            Some(_) => {}
-            // Safety: allocated in `new` by the global allocator with this same layout.
-            None => unsafe {
-                std::alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len))
-            },
+        unsafe {
+            std::slice::from_raw_parts_mut(self.map.as_mut_ptr().add(self.offset).cast(), self.len)
         }
     }
 }
