@@ -451,16 +451,29 @@ fn selective_passes(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<i32, Int
 /// Exact score by narrow windows around a guess (centi-discs): first (g - 1, g + 1), then
 /// (v - 1, v + 1) around each failure's fail-soft bound v, each re-search reusing the table.
 /// Scores are even, so a window of width 2 either proves its centre or moves past it.
+///
+/// A selective pass (ProbCut) is not a function of the window: its cuts are guesses, and with
+/// bounds of earlier searches in the table (an earlier solve's, or another thread's) a fail high
+/// at v can be followed by a fail low below v, and the windows would swing between the two
+/// forever. When the bounds found cross, the last result is the pass's answer. (Exact searches
+/// never contradict themselves.)
 fn aspiration(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<(i32, Move), Interrupted> {
     let g = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
     let (mut a, mut b) = (g - 1, g + 1);
+    // the score is at least `lower` and at most `upper`, by the searches so far
+    let (mut lower, mut upper) = (-64, 64);
     loop {
         let (v, m) = root(t, p, o, a, b)?;
         if v <= a {
+            upper = upper.min(v);
             (a, b) = ((v - 1).max(-65), v + 1);
         } else if v >= b {
+            lower = lower.max(v);
             (a, b) = (v - 1, (v + 1).min(65));
         } else {
+            return Ok((v, m));
+        }
+        if lower >= upper {
             return Ok((v, m));
         }
     }
@@ -748,6 +761,35 @@ pub(crate) mod tests {
             differ += (solutions[0].nodes != solutions[1].nodes) as u32;
         }
         assert!(differ >= 4, "the selective passes ran ({differ} of 8)");
+    }
+
+    /// Two positions of one game (22 empties, then 21 after a move) solved by one solver: the
+    /// second solve's first selective pass met the first solve's bounds in the table, failed high
+    /// at 2 with the window (0, 2) and low at 1 with (1, 3), and swung between the two windows
+    /// until a limit stopped it.
+    #[test]
+    fn a_selective_pass_that_contradicts_itself_ends() {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(16);
+        let first = solver
+            .solve(
+                0x0400_4216_cb5f_0000,
+                0x5838_3c28_3420_3c3e,
+                &stop,
+                &SolveLimits::default(),
+            )
+            .expect("no limits");
+        assert_eq!(first.score, 4);
+        let (p, o) = (0x5838_3028_3420_3c3e, 0x0404_4e16_cb5f_0000);
+        let limits = SolveLimits {
+            nodes: Some(20_000_000),
+            time: None,
+        };
+        let second = solver
+            .solve(p, o, &stop, &limits)
+            .expect("ends long before the node limit");
+        assert_eq!(second.score, 6);
+        assert_eq!(replay(p, o, &second.pv), 6);
     }
 
     #[test]
