@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use xorboard::commands::solve::parse_suite;
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::notation::parse_obf;
 use xorboard::game::othello::Othello;
@@ -255,11 +256,11 @@ fn a_timed_othello_search_ends_on_time_through_the_solver_hand_over() {
     // FFO #45 (24 empties): the root's moves are handed to the exact solver from depth 7 on,
     // and those solves must stop at the search's deadline too (unbounded they take seconds).
     let text = std::fs::read_to_string("assets/ffo40-49.txt").expect("ffo data");
-    let line = text.lines().find(|l| l.contains("#45")).expect("#45");
-    let g = parse_obf(line.split(';').next().unwrap().trim(), Keys::default_keys()).expect("obf");
+    let suite = parse_suite(&text).expect("suite parses");
+    let g = &suite.iter().find(|e| e.id == "45").expect("#45").game;
     let mut s: Searcher<Othello> = Searcher::new(Arc::new(Table::new(16, Policy::Aging, 64)));
     let start = Instant::now();
-    let r = run(&mut s, &g, Limits::time(Duration::from_millis(100)));
+    let r = run(&mut s, g, Limits::time(Duration::from_millis(100)));
     let took = start.elapsed();
     assert!(r.best.is_some(), "{r:?}");
     assert!(took < Duration::from_millis(1000), "took {took:?}");

@@ -244,10 +244,10 @@ pub fn potential_moves(p: u64, o: u64) -> u64 {
     near & !(p | o)
 }
 
-/// Number of moves, with corners counted twice (a corner move is worth more to the mover).
+/// Number of the moves `m` (from [`moves`]), with corners counted twice (a corner move is worth
+/// more to the mover).
 #[inline(always)]
-pub fn weighted_mobility(p: u64, o: u64) -> u32 {
-    let m = moves(p, o);
+pub fn weighted_mobility(m: u64) -> u32 {
     m.count_ones() + (m & CORNERS).count_ones()
 }
 

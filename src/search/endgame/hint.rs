@@ -263,7 +263,7 @@ impl Tree<'_> {
             let key = if x as u8 == hash {
                 1 << 30
             } else {
-                let mob = weighted_mobility(cp, co) as i32;
+                let mob = weighted_mobility(moves(cp, co)) as i32;
                 let pot = potential_moves(cp, co).count_ones() as i32;
                 ((36 - mob) << 15) + ((36 - pot) << 5)
             };

@@ -137,13 +137,13 @@ pub fn final_score(p: u64, o: u64) -> i32 {
 
 const INF: i32 = 127;
 
-/// The fastest-first ordering key of a move that leads to `(cp, co)` (the opponent to move),
-/// higher first: fewest opponent replies (corners counted twice); one reply is worth four of the
-/// mover's corner-anchored stable discs, or sixteen squares of the opponent's potential mobility
-/// or of quadrant parity (`odd`: the move is in an odd quadrant).
+/// The fastest-first ordering key of a move that leads to `(cp, co)` (the opponent to move, whose
+/// moves are `replies`), higher first: fewest opponent replies (corners counted twice); one reply
+/// is worth four of the mover's corner-anchored stable discs, or sixteen squares of the
+/// opponent's potential mobility or of quadrant parity (`odd`: the move is in an odd quadrant).
 #[inline(always)]
-fn fastest_first_key(cp: u64, co: u64, odd: bool) -> i32 {
-    let mob = weighted_mobility(cp, co) as i32;
+fn fastest_first_key(cp: u64, co: u64, replies: u64, odd: bool) -> i32 {
+    let mob = weighted_mobility(replies) as i32;
     let pot = potential_moves(cp, co).count_ones() as i32;
     let stab = corner_stability(co) as i32;
     ((36 - mob) << 15) + (stab << 13) + ((36 - pot) << 11) + (i32::from(odd) << 11)
@@ -692,9 +692,10 @@ impl Tree<'_> {
             } else if cp == 0 {
                 (1 << 30) - 1
             } else {
-                let mut key = fastest_first_key(cp, co, parity & quadrant(x) != 0);
+                let replies = moves(cp, co);
+                let mut key = fastest_first_key(cp, co, replies, parity & quadrant(x) != 0);
                 if by_eval {
-                    let e = self.child_eval(n, x, f, cp, co, moves(cp, co));
+                    let e = self.child_eval(n, x, f, cp, co, replies);
                     key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
                 }
                 key
