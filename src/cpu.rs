@@ -1,9 +1,10 @@
 //! The CPU features this build was compiled to use, checked against the CPU it runs on.
 //!
-//! `.cargo/config.toml` builds x86-64 code for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT, FMA), so
-//! the compiler may use those instructions anywhere in the crate. On a CPU without them the
-//! first such instruction would kill the process with an illegal-instruction signal; the
-//! binaries call [`missing_features`] first thing and print a one-line explanation instead.
+//! `.cargo/config.toml` builds x86-64 code for the CPU that compiles it (AVX2, BMI1/2, LZCNT,
+//! POPCNT, FMA on any x86-64 since 2013, AVX-512 where there is one), so the compiler may use
+//! those instructions anywhere in the crate. A binary copied to a CPU without them would die on
+//! the first such instruction with an illegal-instruction signal; the binaries call
+//! [`missing_features`] first thing and print a one-line explanation instead.
 
 /// The instruction-set features compiled into this build that the running CPU lacks (empty on
 /// a suitable CPU, and always empty on other architectures).
@@ -22,6 +23,7 @@ pub fn missing_features() -> Vec<&'static str> {
             )*};
         }
         check!("popcnt", "lzcnt", "bmi1", "bmi2", "avx", "avx2", "fma");
+        check!("avx512f", "avx512vl", "avx512cd", "avx512bw", "avx512dq");
     }
     missing
 }

@@ -76,23 +76,23 @@ static RAYS: [[u64; 8]; 64] = build_rays();
 
 /// The discs `player` flips by playing on the empty square `x` (0 if the move is illegal).
 ///
-/// With AVX2 (the x86-64 build enables it, see `.cargo/config.toml`) the four rays towards higher
+/// With AVX2 (the x86-64 build enables what the CPU has, see `.cargo/config.toml`) the four rays towards higher
 /// indices are done in one vector register and the four towards lower indices in another (lane k:
 /// steps of 1, 8, 9, 7 squares); otherwise ray by ray by [`flips_scalar`]. Same results.
 ///
 /// Upwards, the first non-opponent square is the lowest set bit of `!o & ray` (`t & -t`).
-/// Downwards it is the highest; AVX2 has no leading-zero count, so every ray square below another
-/// one of `t` is erased first (`t` shifted down by 1, 2, 4, 8 steps, or-ed together). If the
-/// square found holds a player's disc, the ray squares between it and `x` flip.
+/// Downwards it is the highest: with AVX-512 (VL and CD) found by a leading-zero count of each
+/// lane; AVX2 has none, so there every ray square below another one of `t` is erased first (`t`
+/// shifted down by 1, 2, 4, 8 steps, or-ed together). If the square found holds a player's disc,
+/// the ray squares between it and `x` flip.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 pub fn flips(x: usize, p: u64, o: u64) -> u64 {
     use std::arch::x86_64::{
         __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64,
         _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
-        _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set_epi64x,
-        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srlv_epi64,
-        _mm256_sub_epi64,
+        _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x,
+        _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
     };
     let rays = &RAYS[x & 63];
     // Safety: this version is only compiled when the build enables AVX2 for every function
@@ -113,18 +113,29 @@ pub fn flips(x: usize, p: u64, o: u64) -> u64 {
         let f_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(out, zero), run);
         // towards lower indices
         let t = _mm256_andnot_si256(oo, down);
-        let step = _mm256_set_epi64x(7, 9, 8, 1);
-        let mut below = _mm256_srlv_epi64(t, step);
-        below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step));
-        below = _mm256_or_si256(
-            below,
-            _mm256_srlv_epi64(below, _mm256_set_epi64x(14, 18, 16, 2)),
-        );
-        below = _mm256_or_si256(
-            below,
-            _mm256_srlv_epi64(below, _mm256_set_epi64x(28, 36, 32, 4)),
-        );
-        let out = _mm256_and_si256(_mm256_andnot_si256(below, t), pp);
+        #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+        let top = {
+            // the highest set bit by a leading-zero count (64 for an empty lane: shifted out)
+            use std::arch::x86_64::_mm256_lzcnt_epi64;
+            _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(t))
+        };
+        #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
+        let top = {
+            use std::arch::x86_64::_mm256_set_epi64x;
+            let step = _mm256_set_epi64x(7, 9, 8, 1);
+            let mut below = _mm256_srlv_epi64(t, step);
+            below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step));
+            below = _mm256_or_si256(
+                below,
+                _mm256_srlv_epi64(below, _mm256_set_epi64x(14, 18, 16, 2)),
+            );
+            below = _mm256_or_si256(
+                below,
+                _mm256_srlv_epi64(below, _mm256_set_epi64x(28, 36, 32, 4)),
+            );
+            _mm256_andnot_si256(below, t)
+        };
+        let out = _mm256_and_si256(top, pp);
         let f_down = _mm256_and_si256(down, _mm256_slli_epi64(_mm256_sub_epi64(zero, out), 1));
         let f = _mm256_or_si256(f_up, f_down);
         let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
