@@ -198,7 +198,11 @@ fn fill_pair(p: u64, m: u64, d: u32) -> u64 {
 /// The squares where `p` may move. With AVX2 the four directions are filled at once, one per
 /// 64-bit lane (steps of 1, 8, 9, 7 squares), by the same paired-shift fill as
 /// [`moves_scalar`]; otherwise [`moves_scalar`]. Same results.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    not(target_feature = "avx512f")
+))]
 #[inline(always)]
 pub fn moves(p: u64, o: u64) -> u64 {
     use std::arch::x86_64::{
@@ -227,6 +231,39 @@ pub fn moves(p: u64, o: u64) -> u64 {
         let f = _mm256_or_si256(_mm256_sllv_epi64(l, d), _mm256_srlv_epi64(r, d));
         let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
         _mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h))) as u64
+    };
+    f & !(p | o)
+}
+
+/// The squares where `p` may move, all eight directions at once in one AVX-512 register (lane
+/// k: rotations by 1, 8, 9, 7 squares up, then the same down, as rotations by 64 minus those).
+/// A rotation is a shift whose bits carried off one end come back at the other; here each
+/// direction's opponent mask keeps only the squares inside that direction's edges (a disc on
+/// the edge cannot be flanked along it), so a bit that comes back round always lands outside
+/// the mask and the fill is the same as [`moves_scalar`]'s.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    use std::arch::x86_64::{
+        _mm512_and_si512, _mm512_or_si512, _mm512_reduce_or_epi64, _mm512_rolv_epi64,
+        _mm512_set_epi64, _mm512_set1_epi64,
+    };
+    let h = (o & NOT_EDGE) as i64;
+    let v = (o & 0x00FF_FFFF_FFFF_FF00) as i64;
+    let d = (o & 0x007E_7E7E_7E7E_7E00) as i64;
+    // Safety: compiled only when the build enables AVX-512F for every function (see `flips`);
+    // pure register arithmetic, no memory access.
+    let f = unsafe {
+        let pp = _mm512_set1_epi64(p as i64);
+        let m = _mm512_set_epi64(d, d, v, h, d, d, v, h);
+        let r = _mm512_set_epi64(57, 55, 56, 63, 7, 9, 8, 1);
+        let r2 = _mm512_set_epi64(50, 46, 48, 62, 14, 18, 16, 2);
+        let mut l = _mm512_and_si512(m, _mm512_rolv_epi64(pp, r));
+        l = _mm512_or_si512(l, _mm512_and_si512(m, _mm512_rolv_epi64(l, r)));
+        let ml = _mm512_and_si512(m, _mm512_rolv_epi64(m, r));
+        l = _mm512_or_si512(l, _mm512_and_si512(ml, _mm512_rolv_epi64(l, r2)));
+        l = _mm512_or_si512(l, _mm512_and_si512(ml, _mm512_rolv_epi64(l, r2)));
+        _mm512_reduce_or_epi64(_mm512_rolv_epi64(l, r)) as u64
     };
     f & !(p | o)
 }
