@@ -90,7 +90,7 @@ impl Default for Options {
             eval_sort_min_empties: 14,
             eval_search_min_empties: 16,
             eval_sort_depth: 1,
-            eval_sort_weight: 8,
+            eval_sort_weight: 12,
             selective_min_empties: 20,
             selective_confidence: [50, 100, 150],
             probcut_min_empties: 10,
