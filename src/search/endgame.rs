@@ -22,8 +22,9 @@
 //! confidence. Their scores are usually within a few discs of the exact one and cost a fraction
 //! of it; the exact search starts its aspiration windows there and orders moves by the best
 //! moves they stored. Their bounds are stored at their own level in the table and never used by
-//! the exact search, so every result stays exact. The solver agrees with [`crate::game::othello`]: it uses the same
-//! rules, and its own faster kernels (`bits`) are tested against the rules module.
+//! the exact search, so every result stays exact. The solver agrees with
+//! [`crate::game::othello`]: it uses the same rules, and its own faster kernels (`bits`) are
+//! tested against the rules module.
 
 mod bits;
 pub mod eval;

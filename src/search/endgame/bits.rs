@@ -76,9 +76,10 @@ static RAYS: [[u64; 8]; 64] = build_rays();
 
 /// The discs `player` flips by playing on the empty square `x` (0 if the move is illegal).
 ///
-/// With AVX2 (the x86-64 build enables what the CPU has, see `.cargo/config.toml`) the four rays towards higher
-/// indices are done in one vector register and the four towards lower indices in another (lane k:
-/// steps of 1, 8, 9, 7 squares); otherwise ray by ray by [`flips_scalar`]. Same results.
+/// With AVX2 (the x86-64 build uses what the CPU that compiles it has, see `.cargo/config.toml`)
+/// the four rays towards higher indices are done in one vector register and the four towards
+/// lower indices in another (lane k: steps of 1, 8, 9, 7 squares); otherwise ray by ray by
+/// [`flips_scalar`]. Same results.
 ///
 /// Upwards, the first non-opponent square is the lowest set bit of `!o & ray` (`t & -t`).
 /// Downwards it is the highest: with AVX-512 (VL and CD) found by a leading-zero count of each
