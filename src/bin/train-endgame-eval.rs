@@ -6,6 +6,13 @@
 //! cargo run --release --bin train-endgame-eval -- --games 12000 --out assets/endgame-eval.bin
 //! # everything, the endgame bands from exact solves at 18 empties:
 //! cargo run --release --bin train-endgame-eval -- --refit-from 0 --games 3000
+//! # the shipped endgame bands (0-26): 100,000 games played by two processes into data caches
+//! # (about an hour of CPU each), then one fit on both caches, each band also learning from
+//! # the positions one empty outside it
+//! train-endgame-eval --games 50000 --first 0 --refit-from 0 --refit-to 26 --data d0.txt
+//! train-endgame-eval --games 50000 --first 50000 --refit-from 0 --refit-to 26 --data d1.txt
+//! cat d0.txt d1.txt > d.txt
+//! train-endgame-eval --data d.txt --refit-from 0 --refit-to 26 --pool 1
 //! ```
 //!
 //! 1. Games: half the games start from an XOT opening (`assets/xot.txt`), half from the
