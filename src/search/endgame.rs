@@ -87,7 +87,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             prepare_min_empties: 14,
-            prepare_leaf_empties: 14,
+            prepare_leaf_empties: 15,
             eval_sort_min_empties: 14,
             eval_search_min_empties: 16,
             eval_sort_depth: 1,
