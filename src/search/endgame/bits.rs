@@ -576,11 +576,18 @@ fn full_lines(filled: u64) -> [u64; 4] {
     [h, v, ur & dl, ul & dr]
 }
 
+/// All the stable discs [`stable_discs_until`] finds when it never stops early.
+#[cfg(test)]
+pub fn stable_discs(p: u64, o: u64, edge: &[u8]) -> u64 {
+    stable_discs_until(p, o, edge, 65)
+}
+
 /// A subset of the discs of `p` that can never be flipped: exact edge stability, discs whose four
 /// lines are full, and inner discs that in each direction touch a stable disc of their colour or
-/// sit on a full line (iterated to a fixed point).
+/// sit on a full line (iterated to a fixed point, or until it holds `enough` discs: a cutoff test
+/// only needs to know whether there are that many).
 #[inline]
-pub fn stable_discs(p: u64, o: u64, edge: &[u8]) -> u64 {
+pub fn stable_discs_until(p: u64, o: u64, edge: &[u8], enough: u32) -> u64 {
     // the edge table has one entry per pair of line masks; a table of another size (never made
     // by `edge_table`) proves nothing stable
     let Ok(edge) = <&[u8; 65536]>::try_from(edge) else {
@@ -595,6 +602,9 @@ pub fn stable_discs(p: u64, o: u64, edge: &[u8]) -> u64 {
     let inner = p & INNER;
     s |= inner & fh & fv & f9 & f7;
     loop {
+        if s.count_ones() >= enough {
+            return s;
+        }
         let h = (s >> 1) | (s << 1) | fh;
         let v = (s >> 8) | (s << 8) | fv;
         let d9 = (s >> 9) | (s << 9) | f9;
