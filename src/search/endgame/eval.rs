@@ -152,8 +152,8 @@ const fn symmetry(sym: usize, (c, r): (u8, u8)) -> u8 {
 /// Most instances through one square.
 const MAX_PER_SQUARE: usize = 16;
 
-/// Per-square lists of (instance, power of 3) padded with (0, 0), and each instance's table
-/// offset in a band.
+/// Per-square lists of (instance, power of 3) padded with entries of power 0, and each
+/// instance's table offset in a band.
 struct Tables {
     entries: [[(u8, u16); MAX_PER_SQUARE]; 64],
     len: [u8; 64],
@@ -190,10 +190,39 @@ const fn tables() -> Tables {
         off += 3u32.pow(shape.len() as u32);
         s += 1;
     }
+    // padding: entry k adds 0 to instance k, so that the padding of successive squares does
+    // not make one long chain of additions to the same instance
+    let mut q = 0;
+    while q < 64 {
+        let mut k = t.len[q] as usize;
+        while k < MAX_PER_SQUARE {
+            t.entries[q][k] = (k as u8, 0);
+            k += 1;
+        }
+        q += 1;
+    }
     t
 }
 
 static TABLES: Tables = tables();
+
+/// For each square, the power of 3 it has in each instance's index (0 in the instances it is
+/// not part of).
+static POWERS: [[u32; N_FEATURES]; 64] = {
+    let t = tables();
+    let mut p = [[0u32; N_FEATURES]; 64];
+    let mut q = 0;
+    while q < 64 {
+        let mut k = 0;
+        while k < t.len[q] as usize {
+            let (f, pw) = t.entries[q][k];
+            p[q][f as usize] = pw as u32;
+            k += 1;
+        }
+        q += 1;
+    }
+    p
+};
 
 /// The table indices of a position for the side to move `p` (shape offsets included).
 #[inline]
@@ -239,11 +268,20 @@ pub struct Indices {
     v: [[u32; N_FEATURES]; 2],
 }
 
-/// Index digits added to (view of the mover, view of the other side) by a move: the placed disc
-/// is the mover's (1 in its view, 2 in the other's), a flipped disc turns 2 into 1 in the
-/// mover's view and 1 into 2 in the other's.
-const PLACE: [u32; 2] = [1, 2];
-const FLIP: [u32; 2] = [u32::MAX, 1];
+/// The sum of the rows of [`POWERS`] of the squares `flipped`.
+#[inline(always)]
+fn flipped_powers(flipped: u64) -> [u32; N_FEATURES] {
+    let mut sum = [0u32; N_FEATURES];
+    let mut b = flipped;
+    while b != 0 {
+        let row = &POWERS[b.trailing_zeros() as usize];
+        for (s, &pw) in sum.iter_mut().zip(row) {
+            *s = s.wrapping_add(pw);
+        }
+        b &= b - 1;
+    }
+    sum
+}
 
 impl Indices {
     /// The indices of a position given by its black and white discs.
@@ -260,40 +298,34 @@ impl Indices {
         &self.v[side & 1]
     }
 
-    /// Add `pw × d[t]` to view `t ^ side` of every instance through `q` (wrapping: a
-    /// subtraction is the addition of a wrapped negative digit).
+    /// Add (`sign` 1) or take back (`sign` -1) the move of `side` on `sq` flipping `flipped`:
+    /// in the mover's view the placed disc adds one power of its square and each flipped disc
+    /// goes from digit 2 to 1 (one power less); in the other view the placed disc is digit 2 and
+    /// a flipped one goes from 1 to 2. Whole rows of powers at once (vector additions).
     #[inline(always)]
-    fn update(&mut self, q: usize, side: usize, d: [u32; 2]) {
+    fn update(&mut self, side: usize, sq: usize, flipped: u64, sign: u32) {
+        let flips = flipped_powers(flipped);
+        let placed = &POWERS[sq & 63];
         let [a, b] = &mut self.v;
         let (mine, other) = if side == 0 { (a, b) } else { (b, a) };
-        for &(f, pw) in &TABLES.entries[q] {
-            let f = f as usize;
-            mine[f] = mine[f].wrapping_add(d[0].wrapping_mul(pw as u32));
-            other[f] = other[f].wrapping_add(d[1].wrapping_mul(pw as u32));
+        for i in 0..N_FEATURES {
+            let m = placed[i].wrapping_sub(flips[i]);
+            let o = (placed[i] << 1).wrapping_add(flips[i]);
+            mine[i] = mine[i].wrapping_add(m.wrapping_mul(sign));
+            other[i] = other[i].wrapping_add(o.wrapping_mul(sign));
         }
     }
 
     /// Side `side` (0 black, 1 white) puts a disc on `sq` and flips `flipped`.
     #[inline]
     pub fn play(&mut self, side: usize, sq: usize, flipped: u64) {
-        self.update(sq, side, PLACE);
-        let mut b = flipped;
-        while b != 0 {
-            self.update(b.trailing_zeros() as usize, side, FLIP);
-            b &= b - 1;
-        }
+        self.update(side, sq, flipped, 1);
     }
 
     /// Take back `play(side, sq, flipped)`.
     #[inline]
     pub fn undo(&mut self, side: usize, sq: usize, flipped: u64) {
-        let neg = |d: [u32; 2]| [d[0].wrapping_neg(), d[1].wrapping_neg()];
-        self.update(sq, side, neg(PLACE));
-        let mut b = flipped;
-        while b != 0 {
-            self.update(b.trailing_zeros() as usize, side, neg(FLIP));
-            b &= b - 1;
-        }
+        self.update(side, sq, flipped, u32::MAX);
     }
 
     /// Only view `t` (0 black, 1 white) after `side` plays `sq` flipping `flipped`, written to
@@ -308,19 +340,17 @@ impl Indices {
         t: usize,
         out: &mut [u32; N_FEATURES],
     ) {
-        *out = self.v[t & 1];
-        let k = (t ^ side) & 1;
-        let add = |out: &mut [u32; N_FEATURES], q: usize, d: u32| {
-            for &(f, pw) in &TABLES.entries[q] {
-                let f = f as usize;
-                out[f] = out[f].wrapping_add(d.wrapping_mul(pw as u32));
-            }
-        };
-        add(out, sq, PLACE[k]);
-        let mut b = flipped;
-        while b != 0 {
-            add(out, b.trailing_zeros() as usize, FLIP[k]);
-            b &= b - 1;
+        // as in `update`, for view t only
+        let mine = (t ^ side) & 1 == 0;
+        let flips = flipped_powers(flipped);
+        let placed = &POWERS[sq & 63];
+        let view = &self.v[t & 1];
+        for i in 0..N_FEATURES {
+            out[i] = if mine {
+                view[i].wrapping_add(placed[i]).wrapping_sub(flips[i])
+            } else {
+                view[i].wrapping_add(placed[i] << 1).wrapping_add(flips[i])
+            };
         }
     }
 }
