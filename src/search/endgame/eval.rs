@@ -12,7 +12,8 @@
 //!
 //! Speed: indices are built from the set bits through a per-square table of (instance, power of
 //! 3) pairs ([`indices`]), or kept move by move in an [`Indices`] (what the midgame search does:
-//! a move updates only the instances through the placed and flipped squares).
+//! a move adds or subtracts, for its placed and flipped squares, each square's row of powers in
+//! all instances, zero outside the instances through it: vector additions of whole rows).
 //!
 //! The solver only orders moves and centres windows with it: its results never depend on it.
 
