@@ -737,6 +737,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn stopping_at_enough_stable_discs_finds_that_many_or_all() {
+        let mut rng = Rng(9);
+        let edge = edge_table();
+        for i in 0..5_000 {
+            let (p, o) = rng.position();
+            // mostly full boards, where many discs are stable
+            let holes = rng.next() & rng.next() & rng.next() & rng.next();
+            let (p, o) = (p & !holes, o & !holes);
+            let all = stable_discs(p, o, edge);
+            let enough = i % 40;
+            let some = stable_discs_until(p, o, edge, enough);
+            assert_eq!(some & !all, 0, "p {p:#x} o {o:#x}");
+            assert!(
+                some == all || some.count_ones() >= enough,
+                "p {p:#x} o {o:#x}"
+            );
+        }
+    }
+
     /// Full lines square by square, the slow way.
     fn full_lines_reference(filled: u64) -> [u64; 4] {
         let mut out = [0u64; 4];
