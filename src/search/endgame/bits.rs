@@ -263,7 +263,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
     };
     let h = (o & NOT_EDGE) as i64;
     let v = (o & 0x00FF_FFFF_FFFF_FF00) as i64;
-    let d = (o & 0x007E_7E7E_7E7E_7E00) as i64;
+    let d = (o & INNER) as i64;
     // Safety: compiled only when the build enables AVX-512F for every function (see `flips`);
     // pure register arithmetic, no memory access.
     let f = unsafe {

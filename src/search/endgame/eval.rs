@@ -10,10 +10,10 @@
 //! weight file), fitted by `src/bin/train-endgame-eval.rs` to exact endgame scores and to
 //! search-backed labels for the earlier bands, and shipped in `assets/endgame-eval.bin`.
 //!
-//! Speed: indices are built from the set bits through a per-square table of (instance, power of
-//! 3) pairs ([`indices`]), or kept move by move in an [`Indices`] (what the midgame search does:
-//! a move adds or subtracts, for its placed and flipped squares, each square's row of powers in
-//! all instances, zero outside the instances through it: vector additions of whole rows).
+//! Speed: every square has a row of its powers of 3 in all instances (zero outside the instances
+//! through it). Indices are the sum of the rows of the discs, each times its digit ([`indices`]),
+//! or kept move by move in an [`Indices`] (what the midgame search does: a move adds or
+//! subtracts the rows of its placed and flipped squares). Whole rows are vector additions.
 //!
 //! The solver only orders moves and centres windows with it: its results never depend on it.
 
@@ -150,22 +150,17 @@ const fn symmetry(sym: usize, (c, r): (u8, u8)) -> u8 {
     r * 8 + c
 }
 
-/// Most instances through one square.
-const MAX_PER_SQUARE: usize = 16;
-
-/// Per-square lists of (instance, power of 3) padded with entries of power 0, and each
-/// instance's table offset in a band.
+/// Each instance's table offset in a band, and for each square the power of 3 it has in each
+/// instance's index (0 in the instances it is not part of).
 struct Tables {
-    entries: [[(u8, u16); MAX_PER_SQUARE]; 64],
-    len: [u8; 64],
     offsets: [u32; N_FEATURES],
+    powers: [[u32; N_FEATURES]; 64],
 }
 
 const fn tables() -> Tables {
     let mut t = Tables {
-        entries: [[(0, 0); MAX_PER_SQUARE]; 64],
-        len: [0; 64],
         offsets: [0; N_FEATURES],
+        powers: [[0; N_FEATURES]; 64],
     };
     let mut off = 0u32;
     let mut s = 0;
@@ -175,14 +170,10 @@ const fn tables() -> Tables {
         while y < N_SYM {
             let f = s * N_SYM + y;
             t.offsets[f] = off;
-            let mut pow = 1u16;
+            let mut pow = 1u32;
             let mut k = 0;
             while k < shape.len() {
-                let q = symmetry(y, shape[k]) as usize;
-                let n = t.len[q] as usize;
-                assert!(n < MAX_PER_SQUARE);
-                t.entries[q][n] = (f as u8, pow);
-                t.len[q] += 1;
+                t.powers[symmetry(y, shape[k]) as usize][f] = pow;
                 pow *= 3;
                 k += 1;
             }
@@ -191,55 +182,29 @@ const fn tables() -> Tables {
         off += 3u32.pow(shape.len() as u32);
         s += 1;
     }
-    // padding: entry k adds 0 to instance k, so that the padding of successive squares does
-    // not make one long chain of additions to the same instance
-    let mut q = 0;
-    while q < 64 {
-        let mut k = t.len[q] as usize;
-        while k < MAX_PER_SQUARE {
-            t.entries[q][k] = (k as u8, 0);
-            k += 1;
-        }
-        q += 1;
-    }
     t
 }
 
 static TABLES: Tables = tables();
 
-/// For each square, the power of 3 it has in each instance's index (0 in the instances it is
-/// not part of).
-static POWERS: [[u32; N_FEATURES]; 64] = {
-    let t = tables();
-    let mut p = [[0u32; N_FEATURES]; 64];
-    let mut q = 0;
-    while q < 64 {
-        let mut k = 0;
-        while k < t.len[q] as usize {
-            let (f, pw) = t.entries[q][k];
-            p[q][f as usize] = pw as u32;
-            k += 1;
-        }
-        q += 1;
+/// Add `times` the row of powers of square `q` to `idx` (wrapping: `u32::MAX` subtracts it).
+/// Whole rows at once: the compiler makes vector additions of them.
+#[inline(always)]
+fn add_row(idx: &mut [u32; N_FEATURES], q: usize, times: u32) {
+    for (i, &pw) in idx.iter_mut().zip(&TABLES.powers[q & 63]) {
+        *i = i.wrapping_add(pw.wrapping_mul(times));
     }
-    p
-};
+}
 
 /// The table indices of a position for the side to move `p` (shape offsets included).
 #[inline]
 pub fn indices(p: u64, o: u64, idx: &mut [u32; N_FEATURES]) {
-    let t = &TABLES;
-    *idx = t.offsets;
+    *idx = TABLES.offsets;
     let mut b = p | o;
     while b != 0 {
         let q = b.trailing_zeros() as usize;
         b &= b - 1;
-        let digit = 1 + ((o >> q) & 1) as u32;
-        // all MAX_PER_SQUARE entries: the unused ones add 0 (power 0), a fixed-length loop is
-        // faster than a branch on each square's count
-        for &(f, pw) in &t.entries[q] {
-            idx[f as usize] += digit * pw as u32;
-        }
+        add_row(idx, q, 1 + ((o >> q) & 1) as u32);
     }
 }
 
@@ -269,16 +234,13 @@ pub struct Indices {
     v: [[u32; N_FEATURES]; 2],
 }
 
-/// The sum of the rows of [`POWERS`] of the squares `flipped`.
+/// The sum of the rows of powers of the squares `flipped`.
 #[inline(always)]
 fn flipped_powers(flipped: u64) -> [u32; N_FEATURES] {
     let mut sum = [0u32; N_FEATURES];
     let mut b = flipped;
     while b != 0 {
-        let row = &POWERS[b.trailing_zeros() as usize];
-        for (s, &pw) in sum.iter_mut().zip(row) {
-            *s = s.wrapping_add(pw);
-        }
+        add_row(&mut sum, b.trailing_zeros() as usize, 1);
         b &= b - 1;
     }
     sum
@@ -306,7 +268,7 @@ impl Indices {
     #[inline(always)]
     fn update(&mut self, side: usize, sq: usize, flipped: u64, sign: u32) {
         let flips = flipped_powers(flipped);
-        let placed = &POWERS[sq & 63];
+        let placed = &TABLES.powers[sq & 63];
         let [a, b] = &mut self.v;
         let (mine, other) = if side == 0 { (a, b) } else { (b, a) };
         for i in 0..N_FEATURES {
@@ -344,7 +306,7 @@ impl Indices {
         // as in `update`, for view t only
         let mine = (t ^ side) & 1 == 0;
         let flips = flipped_powers(flipped);
-        let placed = &POWERS[sq & 63];
+        let placed = &TABLES.powers[sq & 63];
         let view = &self.v[t & 1];
         for i in 0..N_FEATURES {
             out[i] = if mine {
@@ -533,7 +495,12 @@ mod tests {
                 assert_eq!(seen.count_ones() as usize, shape.len(), "distinct squares");
             }
         }
-        let total: usize = TABLES.len.iter().map(|&n| n as usize).sum();
+        let total = TABLES
+            .powers
+            .iter()
+            .flatten()
+            .filter(|&&pw| pw != 0)
+            .count();
         assert_eq!(total, SHAPES.iter().map(|s| s.len() * N_SYM).sum::<usize>());
     }
 
