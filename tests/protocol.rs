@@ -59,8 +59,8 @@ fn nboard_scripted_session_answers_pong_move_pong() {
         "order pong 1, ===, pong 2: {lines:?}"
     );
     check_answer(&othello_after_ggf(), lines[mv.unwrap()]);
-    // Depth 20 would take far longer: the ping stopped the search.
-    assert!(took < Duration::from_secs(10), "{took:?}");
+    // Depth 20 would take hours: the ping stopped the search (well under a second idle).
+    assert!(took < Duration::from_secs(30), "{took:?}");
     assert!(out.status.success());
 }
 
@@ -166,11 +166,12 @@ fn piskvork_end_while_thinking_exits_at_once() {
     std::thread::sleep(Duration::from_millis(100));
     let t0 = Instant::now();
     p.send("END");
+    // Milliseconds on an idle machine, against the turn's 60 s.
     assert!(
-        p.wait_exit(Duration::from_secs(2)),
+        p.wait_exit(Duration::from_secs(10)),
         "END ends the brain mid-search"
     );
-    assert!(t0.elapsed() < Duration::from_secs(2));
+    assert!(t0.elapsed() < Duration::from_secs(10));
 }
 
 #[test]
@@ -178,6 +179,8 @@ fn piskvork_turn_time_is_honoured() {
     let mut p = Peer::xorboard(&["piskvork"]);
     p.send("START 15");
     assert_eq!(piskvork_move(&mut p), "OK");
+    // The latest limit counts: a brain that kept the first would think a minute a move.
+    p.send("INFO timeout_turn 60000");
     p.send("INFO timeout_turn 300");
     p.send("ABOUT");
     piskvork_move(&mut p);
@@ -189,7 +192,8 @@ fn piskvork_turn_time_is_honoured() {
         let reply = piskvork_move(&mut p);
         let took = t0.elapsed();
         play_reply(&mut game, &reply);
-        assert!(took < Duration::from_millis(600), "move {i} took {took:?}");
+        // ~300 ms idle; the bound allows a loaded machine and is far below a minute
+        assert!(took < Duration::from_secs(6), "move {i} took {took:?}");
         let free = (0..225).find(|&c| game.cell(c) == Cell::Empty).unwrap();
         let xy = format!("{},{}", free % 15, free / 15);
         play_reply(&mut game, &xy);

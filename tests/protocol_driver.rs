@@ -100,8 +100,11 @@ fn piskvork_deadline_stops_the_search() {
     let took = t0.elapsed();
     assert_eq!(lines.first().map(String::as_str), Some("OK"), "{lines:?}");
     assert!(lines.last().is_some_and(|l| l.contains(',')), "{lines:?}");
+    // It thinks until the deadline (170 ms of the 200), not forever: the upper bound allows a
+    // loaded machine.
     assert!(
-        took >= Duration::from_millis(100) && took < Duration::from_millis(1000),
+        took >= Duration::from_millis(100)
+            && took < Duration::from_millis(200) + Duration::from_secs(3),
         "{took:?}"
     );
 }
@@ -112,5 +115,6 @@ fn piskvork_end_quits_mid_search() {
     let script = "START 15\nINFO timeout_turn 60000\nBEGIN\nEND\n";
     let (lines, took) = run_script(&mut s, script);
     assert_eq!(lines, ["OK"], "nothing after END");
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    // milliseconds idle, against the turn's 60 s
+    assert!(took < Duration::from_secs(10), "{took:?}");
 }

@@ -215,53 +215,44 @@ fn table_size_is_exact() {
 /// Two threads write different positions into the same slot as fast as they can and read their
 /// own back. Interleaved writes leave `key ^ data` of one beside `data` of the other; the probe
 /// must detect every such torn slot (count it, return nothing) and never hand out a mixed entry.
+/// Each writer runs until it has read its own entry back many times, so the assertions hold
+/// however the threads are scheduled; how many torn slots a run meets depends on the scheduling
+/// and is only printed (`torn_slot_is_detected` in `src/tt.rs` makes one by hand).
 #[test]
 fn torn_entries_from_two_writers_are_detected_never_used() {
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
 
+    const OWN_HITS: u64 = 100_000;
     let table = Arc::new(Table::with_entries(SLOTS, Policy::Always, 64));
-    let done = Arc::new(AtomicBool::new(false));
     // Same bucket (one-bucket table) and the same direct slot (bits 32–33), different keys.
     let writers: Vec<_> = (0..2u64)
         .map(|t| {
-            let (table, done) = (table.clone(), done.clone());
+            let table = table.clone();
             std::thread::spawn(move || {
                 let mine = e(key(1, 100 + t), 10 + t as u8, 0, 1 << (10 * t));
                 let mut c = TtCounters::default();
-                let mut mixed = 0u64;
-                let mut rounds = 0u64;
-                while !done.load(Ordering::Relaxed) {
+                let (mut mixed, mut own_hits) = (0u64, 0u64);
+                while own_hits < OWN_HITS {
                     for _ in 0..1000 {
                         table.store::<true>(mine, &mut c);
-                        if let Some(got) = table.probe::<true>(mine.key, &mut c)
-                            && (got.depth != mine.depth || got.size != mine.size)
-                        {
-                            mixed += 1;
+                        if let Some(got) = table.probe::<true>(mine.key, &mut c) {
+                            if got.depth != mine.depth || got.size != mine.size {
+                                mixed += 1;
+                            } else {
+                                own_hits += 1;
+                            }
                         }
                     }
-                    rounds += 1;
                     table.publish(&mut c);
+                    std::thread::yield_now();
                 }
-                (mixed, rounds)
+                mixed
             })
         })
         .collect();
-    let start = Instant::now();
-    while table.stats().torn == 0 && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // Let them collide a while longer for a meaningful count.
-    std::thread::sleep(Duration::from_millis(50));
-    done.store(true, Ordering::Relaxed);
-    let mut mixed = 0;
-    for w in writers {
-        let (m, _) = w.join().expect("writer");
-        mixed += m;
-    }
+    let mixed: u64 = writers.into_iter().map(|w| w.join().expect("writer")).sum();
     let s = table.stats();
-    assert!(s.torn > 0, "no torn slot seen in {:?}", start.elapsed());
     assert_eq!(mixed, 0, "a torn entry was used");
-    assert!(s.hits > 0);
+    assert!(s.hits >= 2 * OWN_HITS, "{s:?}");
+    eprintln!("{} torn slots detected", s.torn);
 }

@@ -568,7 +568,8 @@ fn esc_cancels_a_running_comparison_then_closes_it() {
     let start = Instant::now();
     key(&mut app, KeyCode::Esc);
     assert!(!app.busy(), "cancelled at once");
-    assert!(start.elapsed() < Duration::from_millis(200), "never waits");
+    // Esc does not wait for the search to end (microseconds idle; the bound allows a loaded host)
+    assert!(start.elapsed() < Duration::from_secs(3), "never waits");
     assert_eq!(app.mode, Mode::Compare);
     assert_eq!(app.compare.as_ref().unwrap().state, RunState::Cancelled);
     key(&mut app, KeyCode::Esc);

@@ -525,11 +525,14 @@ mod tests {
     /// Two threads write two different entries into one slot as fast as they can while a third
     /// reads it: every read either decodes to one of the two entries exactly or to boards that
     /// match neither (a torn slot, ignored by a probe) — never one position with the other's
-    /// data. (Whether a run sees torn reads depends on the scheduling; the test below makes
-    /// every torn mix by hand.)
+    /// data. The slot holds `a` before the writers start, and the reader keeps reading until it
+    /// has seen each entry whole many times, so what it asserts does not depend on how the
+    /// threads are scheduled. (Whether a run sees torn reads does; the test above makes every
+    /// torn mix by hand.)
     #[test]
     fn a_torn_slot_never_passes_for_an_entry() {
         use std::sync::atomic::AtomicBool;
+        const WHOLE_READS_OF_EACH: u64 = 10_000;
         let t = Table::new(1);
         let entry = |player: u64, opponent: u64, v: i8, best: u8| Entry {
             player,
@@ -545,8 +548,9 @@ mod tests {
         let a = entry(0x0000_0018_1000_0000, 0x0000_0000_0818_0000, 10, 3);
         let b = entry(0x0000_0810_1800_0000, 0x0000_0000_1008_0000, -20, 40);
         let bucket = &t.buckets[0];
+        Table::write(bucket, 0, &a);
         let done = AtomicBool::new(false);
-        let (mut torn, mut whole) = (0u64, 0u64);
+        let (mut torn, mut whole_a, mut whole_b) = (0u64, 0u64, 0u64);
         std::thread::scope(|s| {
             for e in [a, b] {
                 let done = &done;
@@ -555,14 +559,18 @@ mod tests {
                         for _ in 0..1000 {
                             Table::write(bucket, 0, &e);
                         }
+                        std::thread::yield_now();
                     }
                 });
             }
-            for _ in 0..2_000_000 {
+            while whole_a < WHOLE_READS_OF_EACH || whole_b < WHOLE_READS_OF_EACH {
                 let r = Table::read(bucket, 0);
-                if r == a || r == b {
-                    whole += 1;
-                } else if r.date != 0 {
+                if r == a {
+                    whole_a += 1;
+                } else if r == b {
+                    whole_b += 1;
+                } else {
+                    assert!(r.date != 0, "a written slot read as empty: {r:?}");
                     let boards = (r.player, r.opponent);
                     assert!(
                         boards != (a.player, a.opponent) && boards != (b.player, b.opponent),
@@ -573,7 +581,7 @@ mod tests {
             }
             done.store(true, Relaxed);
         });
-        assert!(whole > 0);
+        let whole = whole_a + whole_b;
         eprintln!("{whole} whole reads, {torn} torn reads");
     }
 }

@@ -1,12 +1,22 @@
-//! Fitting the Othello evaluation weights (ignored: run on purpose, it takes minutes).
+//! Fit the linear Othello evaluation (`search::othello::WEIGHTS`, the fallback when the pattern
+//! weights do not load), and measure the cost of one evaluation of each kind.
 //!
-//! `cargo test --release --test search_eval_fit -- --ignored --nocapture` plays games from XOT
-//! openings with the engine (depth 4; a quarter of the moves random until 44 empties, for
-//! variety), solves each game exactly from 18 empties with the endgame solver, labels every
-//! position with that exact final result (side-to-move view) and fits the feature weights of
-//! each bucket of empties by ridge least squares. It prints the fitted table (the source of
-//! `search::othello::WEIGHTS`) and the error of the old and new weights on the same data.
-//! `XORBOARD_FIT_GAMES` sets the number of games (default 1500).
+//! ```sh
+//! cargo run --release --bin fit-linear-eval -- --games 1500   # fit; prints the table
+//! cargo run --release --bin fit-linear-eval -- --speed        # ns per evaluation
+//! ```
+//!
+//! Fitting plays games from XOT openings with the engine (depth 4; a quarter of the moves random
+//! until 44 empties, for variety), solves each game exactly from 18 empties with the endgame
+//! solver, labels every position with that exact final result (side-to-move view) and fits the
+//! feature weights of each bucket of empties by ridge least squares. It prints the fitted table
+//! (the source of `search::othello::WEIGHTS`) and the error of the old and new weights on the
+//! same data. The pattern evaluation the engine uses is fitted by `train-endgame-eval`.
+//!
+//! `--speed` times, over positions of random games, the linear evaluation, the pattern
+//! evaluation read square by square over every instance (how it was first written), built from
+//! the set bits, and kept move by move (one move played and taken back per evaluation, as in a
+//! search).
 
 // Matrix code reads best with indices.
 #![allow(clippy::needless_range_loop)]
@@ -27,13 +37,28 @@ struct Sample {
     label: f64,
 }
 
-#[test]
-#[ignore]
-fn fit_othello_weights() {
-    let games: usize = std::env::var("XORBOARD_FIT_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1500);
+/// Fit the linear evaluation, or time the evaluations.
+#[derive(clap::Parser)]
+#[command(about)]
+struct Args {
+    /// Games to play for the fit.
+    #[arg(long, default_value_t = 1500)]
+    games: usize,
+    /// Time the evaluations instead of fitting.
+    #[arg(long)]
+    speed: bool,
+}
+
+fn main() {
+    let args = <Args as clap::Parser>::parse();
+    if args.speed {
+        eval_speed();
+    } else {
+        fit_othello_weights(args.games);
+    }
+}
+
+fn fit_othello_weights(games: usize) {
     let xot = std::fs::read_to_string("assets/xot.txt").expect("xot");
     let openings: Vec<&str> = xot
         .lines()
@@ -189,12 +214,7 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
     std::array::from_fn(|i| if a[i][i] == 0.0 { 0.0 } else { b[i] / a[i][i] })
 }
 
-/// Evaluation speed (ignored: a measurement, run with `--ignored --nocapture`): nanoseconds per
-/// evaluation over positions of random games, for the linear evaluation, the pattern evaluation
-/// read square by square over every instance (how it was first written), built from the set
-/// bits, and kept move by move (one move played and taken back per evaluation, as in a search).
-#[test]
-#[ignore]
+/// Nanoseconds per evaluation over positions of random games, for each way of evaluating.
 fn eval_speed() {
     use std::hint::black_box;
     use std::time::Instant;
