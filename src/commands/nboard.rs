@@ -24,10 +24,16 @@ pub struct NboardArgs {
     /// Search threads (Lazy SMP: helper threads share the transposition table).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
+    /// Think this many milliseconds per move (a fixed budget; `set depth` then caps the depth,
+    /// and a GGF clock from the GUI can only shorten it). Without it, the depth alone decides.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub move_ms: Option<u64>,
 }
 
 pub fn run(args: &NboardArgs) -> CommandResult {
-    let mut session = Nboard::new(Keys::default_keys()).with_depth(args.depth);
+    let mut session = Nboard::new(Keys::default_keys())
+        .with_depth(args.depth)
+        .with_move_budget(args.move_ms.map(std::time::Duration::from_millis));
     let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
     protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
     let stdout = std::io::stdout();

@@ -40,7 +40,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 10)]
     pub games: usize,
     /// Time per move in milliseconds (default 100 unless --depth is given).
-    #[arg(long)]
+    #[arg(long, visible_alias = "move-ms")]
     pub time_ms: Option<u64>,
     /// Depth per move.
     #[arg(long)]
@@ -54,8 +54,9 @@ pub struct SelfplayArgs {
     /// TT size per engine in MiB.
     #[arg(long, default_value_t = 16)]
     pub tt_mib: usize,
-    /// Engine B: time per move (default: A's).
-    #[arg(long)]
+    /// Engine B: time per move in milliseconds (default: A's), e.g. the previous version at
+    /// equal time.
+    #[arg(long, visible_alias = "b-move-ms")]
     pub b_time_ms: Option<u64>,
     /// Engine B: depth per move (default: A's).
     #[arg(long)]

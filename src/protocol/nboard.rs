@@ -86,6 +86,8 @@ pub struct Nboard {
     version: Option<u32>,
     /// The game clock of the last `set game` (its `TI[]`), if any.
     clock: Option<Duration>,
+    /// A fixed budget per move (the command line's `--move-ms`), if any.
+    move_budget: Option<Duration>,
     /// Time used by black and white, from the GGF move times and `move F5/eval/time`.
     used: [Duration; 2],
     next_id: u64,
@@ -114,6 +116,7 @@ impl Nboard {
             contempt: 0,
             version: None,
             clock: None,
+            move_budget: None,
             used: [Duration::ZERO; 2],
             next_id: 1,
             task: None,
@@ -123,6 +126,13 @@ impl Nboard {
     /// Start with another default depth (the command line's `--depth`).
     pub fn with_depth(mut self, depth: u32) -> Nboard {
         self.depth = depth.clamp(1, MAX_DEPTH);
+        self
+    }
+
+    /// Think a fixed time per move (the command line's `--move-ms`); `set depth` still caps
+    /// the depth, and a game clock, when the GUI sends one, can only shorten the budget.
+    pub fn with_move_budget(mut self, budget: Option<Duration>) -> Nboard {
+        self.move_budget = budget;
         self
     }
 
@@ -201,13 +211,20 @@ impl Nboard {
         })]
     }
 
-    /// With a game clock: the remaining time of the side to move spread over its remaining
-    /// moves (a tenth kept back), so a deep `set depth` cannot lose on time.
+    /// The time manager. With a game clock: the remaining time of the side to move spread over
+    /// its remaining moves (a tenth kept back), so a deep `set depth` cannot lose on time. With
+    /// `--move-ms`: that budget, or the clock's share when it is smaller. Neither: no limit but
+    /// the depth.
     pub fn move_time(&self, pos: &Othello) -> Option<Duration> {
-        let clock = self.clock?;
-        let left = clock.saturating_sub(self.used[pos.side_to_move().index()]);
-        let moves_left = pos.empties().div_ceil(2) + 2;
-        Some((left * 9 / 10 / moves_left).max(Duration::from_millis(MIN_MOVE_MS)))
+        let from_clock = self.clock.map(|clock| {
+            let left = clock.saturating_sub(self.used[pos.side_to_move().index()]);
+            let moves_left = pos.empties().div_ceil(2) + 2;
+            (left * 9 / 10 / moves_left).max(Duration::from_millis(MIN_MOVE_MS))
+        });
+        match (from_clock, self.move_budget) {
+            (Some(c), Some(b)) => Some(c.min(b)),
+            (c, b) => c.or(b),
+        }
     }
 
     fn go(&mut self) -> Vec<Effect> {
@@ -659,6 +676,30 @@ mod tests {
             .collect();
         assert_eq!(plies, ["3", "2", "1", "0"]);
         assert!(s.searching().is_none());
+    }
+
+    #[test]
+    fn a_move_budget_limits_go_and_the_clock_can_shorten_it() {
+        let mut s =
+            Nboard::new(Keys::default_keys()).with_move_budget(Some(Duration::from_millis(250)));
+        let now = Instant::now();
+        assert_eq!(s.move_time(s.game()), Some(Duration::from_millis(250)));
+        let e = s.line("go", now);
+        assert!(e.iter().any(
+            |e| matches!(e, Effect::Search(r) if r.time == Some(Duration::from_millis(250)) && r.depth == Some(DEFAULT_DEPTH))
+        ));
+        // A one-minute clock leaves about 1.7 s a move: the budget stays; a nearly spent one
+        // gives less than the budget.
+        let ggf = "(;GM[Othello]TI[1:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//59.5];)";
+        let mut s =
+            Nboard::new(Keys::default_keys()).with_move_budget(Some(Duration::from_millis(250)));
+        assert!(s.line(&format!("set game {ggf}"), now).is_empty());
+        assert_eq!(s.move_time(s.game()), Some(Duration::from_millis(250)));
+        assert!(s.line("move d6/0.5/20", now).is_empty());
+        assert_eq!(
+            s.move_time(s.game()),
+            Some(Duration::from_millis(MIN_MOVE_MS).max(Duration::from_millis(500) * 9 / 10 / 31))
+        );
     }
 
     #[test]
