@@ -20,8 +20,11 @@
 
 pub mod endgame;
 pub mod gomoku;
+pub mod options;
 pub mod othello;
 pub mod threats;
+
+pub use options::{SearchOptions, ThreatParts};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -231,6 +234,18 @@ pub trait Board: Send {
         None
     }
 
+    /// Set this board up for a search run with `options` (every thread's board gets the same):
+    /// symmetry keys, the game's exact answers, and whatever else of them the game reads. The
+    /// default switches on symmetry keys and switches off exact answers as asked.
+    fn configure(&mut self, options: &SearchOptions) {
+        if options.symmetry {
+            self.enable_symmetry();
+        }
+        if !options.exact {
+            self.disable_exact_answers();
+        }
+    }
+
     /// Turn on symmetry keys: keep the eight symmetric hashes incrementally and use the smallest
     /// as the table key ([`Board::tt_key`]), mapping stored moves through the transform.
     fn enable_symmetry(&mut self);
@@ -371,7 +386,6 @@ struct Run<'a> {
 pub struct Searcher<G: Searchable> {
     tt: TtStore,
     counters: TtCounters,
-    count_stats: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     lists: Vec<Vec<Scored>>,
@@ -380,9 +394,8 @@ pub struct Searcher<G: Searchable> {
     seldepth: usize,
     root_depth: i32,
     threads: usize,
-    /// Symmetry keys: the table key is the smallest of the eight symmetric hashes.
-    symmetry: bool,
-    exact_hook: bool,
+    /// How to search; every thread's board gets a copy.
+    options: SearchOptions,
     /// 0 for the main thread, i for the i-th Lazy SMP helper.
     helper: usize,
     /// Applied to every search board before the search (see [`Searcher::set_board_setup`]).
@@ -405,7 +418,6 @@ impl<G: Searchable> Searcher<G> {
         Searcher {
             tt,
             counters: TtCounters::default(),
-            count_stats: true,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             history: vec![0; 2 * cells],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -416,23 +428,38 @@ impl<G: Searchable> Searcher<G> {
             seldepth: 0,
             root_depth: 0,
             threads: 1,
-            symmetry: false,
-            exact_hook: true,
+            options: SearchOptions::default(),
             helper: 0,
             board_setup: None,
             _game: std::marker::PhantomData,
         }
     }
 
+    /// The options every thread of the next search runs with.
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Replace all options at once (the setters below change one each).
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
     /// Count TT statistics (default) or compile the counting out of the hot path.
     pub fn set_counting(&mut self, on: bool) {
-        self.count_stats = on;
+        self.options.count_stats = on;
     }
 
     /// Key the table by the smallest of the eight symmetric hashes (rotations and mirrors of
     /// one position share an entry; stored moves are mapped through the transform).
     pub fn set_symmetry(&mut self, on: bool) {
-        self.symmetry = on;
+        self.options.symmetry = on;
+    }
+
+    /// Switch the Gomoku threat search's seams in the alpha-beta search (see
+    /// [`ThreatParts`]); the helpers of a multi-threaded search get the same.
+    pub fn set_threat_parts(&mut self, parts: ThreatParts) {
+        self.options.threats = parts;
     }
 
     /// Let the game answer exactly: nodes through [`Board::exact_hook`] (the Othello endgame
@@ -441,7 +468,7 @@ impl<G: Searchable> Searcher<G> {
     /// threat search.
     /// Default on; off to test (or to play against) the alpha-beta search alone.
     pub fn set_exact_hook(&mut self, on: bool) {
-        self.exact_hook = on;
+        self.options.exact = on;
     }
 
     /// Change every search board before searching (helpers' boards too), e.g. to evaluate with
@@ -522,9 +549,7 @@ impl<G: Searchable> Searcher<G> {
         };
         // Lazy SMP: helpers search the same root on the shared table until the main thread ends.
         let helpers_stop = AtomicBool::new(false);
-        let count = self.count_stats;
-        let symmetry = self.symmetry;
-        let exact_hook = self.exact_hook;
+        let options = self.options;
         let board_setup = self.board_setup.clone();
         let mut result = std::thread::scope(|scope| {
             for i in 1..self.threads {
@@ -539,9 +564,7 @@ impl<G: Searchable> Searcher<G> {
                 scope.spawn(move || {
                     let mut h: Searcher<G> = Searcher::new(table);
                     h.helper = i;
-                    h.count_stats = count;
-                    h.symmetry = symmetry;
-                    h.exact_hook = exact_hook;
+                    h.options = options;
                     h.board_setup = board_setup;
                     h.search_inner(
                         game,
@@ -588,14 +611,9 @@ impl<G: Searchable> Searcher<G> {
             *h /= 4;
         }
         let mut g = game.board();
+        g.configure(&self.options);
         if let Some(setup) = &self.board_setup {
             setup(&mut g);
-        }
-        if self.symmetry {
-            g.enable_symmetry();
-        }
-        if !self.exact_hook {
-            g.disable_exact_answers();
         }
         let g = &mut g;
         let max_depth = limits
@@ -626,7 +644,7 @@ impl<G: Searchable> Searcher<G> {
             }
             Gen::Moves => {}
         }
-        if self.helper == 0 && self.exact_hook {
+        if self.helper == 0 && self.options.exact {
             // Threat budget: a fifth of the time, at most 300 ms; fixed effort without a clock.
             let budget = limits.time.map(|t| (t / 5).min(Duration::from_millis(300)));
             if let Some(f) = game.forced_win(budget, stop) {
@@ -885,7 +903,7 @@ impl<G: Searchable> Searcher<G> {
 
     #[inline]
     fn store(&mut self, e: Entry) {
-        if self.count_stats {
+        if self.options.count_stats {
             self.tt.store::<true>(e, &mut self.counters);
         } else {
             self.tt.store::<false>(e, &mut self.counters);
@@ -894,7 +912,7 @@ impl<G: Searchable> Searcher<G> {
 
     #[inline]
     fn probe(&mut self, key: u64) -> Option<Entry> {
-        if self.count_stats {
+        if self.options.count_stats {
             self.tt.probe::<true>(key, &mut self.counters)
         } else {
             self.tt.probe::<false>(key, &mut self.counters)
@@ -972,12 +990,12 @@ impl<G: Searchable> Searcher<G> {
                     }
                 };
                 if cut {
-                    self.counters.usable_hits += self.count_stats as u64;
+                    self.counters.usable_hits += self.options.count_stats as u64;
                     return s;
                 }
             }
         }
-        if self.exact_hook
+        if self.options.exact
             && let Some(s) = g.exact_hook(
                 ply,
                 depth,
