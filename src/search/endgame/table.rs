@@ -546,17 +546,24 @@ mod tests {
         let b = entry(0x0000_0810_1800_0000, 0x0000_0000_1008_0000, -20, 40);
         let bucket = &t.buckets[0];
         let done = AtomicBool::new(false);
+        let started = std::sync::atomic::AtomicUsize::new(0);
         let (mut torn, mut whole) = (0u64, 0u64);
         std::thread::scope(|s| {
             for e in [a, b] {
-                let done = &done;
+                let (done, started) = (&done, &started);
                 s.spawn(move || {
+                    Table::write(bucket, 0, &e);
+                    started.fetch_add(1, Relaxed);
                     while !done.load(Relaxed) {
                         for _ in 0..1000 {
                             Table::write(bucket, 0, &e);
                         }
                     }
                 });
+            }
+            // On a busy machine the writers may start late: read only once both have written.
+            while started.load(Relaxed) < 2 {
+                std::thread::yield_now();
             }
             for _ in 0..2_000_000 {
                 let r = Table::read(bucket, 0);
