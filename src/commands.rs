@@ -12,44 +12,24 @@ pub mod play;
 pub mod selfplay;
 pub mod solve;
 
-use std::fmt;
+pub mod values;
 
 use clap::Args;
 
-use crate::game::gomoku::{self, Gomoku, Rule};
-use crate::game::othello::Othello;
+use crate::game::gomoku::{self, Rule};
 use crate::game::{Game, GameKind};
-use crate::zobrist::{DEFAULT_SEED, Keys};
+use crate::zobrist::DEFAULT_SEED;
 
-/// A one-line error for the user; the binary prints it and exits with status 2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandError(pub String);
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CommandError {}
-
-impl From<String> for CommandError {
-    fn from(s: String) -> Self {
-        CommandError(s)
-    }
-}
-
-impl From<&str> for CommandError {
-    fn from(s: &str) -> Self {
-        CommandError(s.to_string())
-    }
-}
+pub use crate::error::Error as CommandError;
+/// The registry's types, for the commands' convenience (code outside `commands` imports them from
+/// [`crate::game`]).
+pub use crate::game::{AnyGame, GameSpec};
 
 pub type CommandResult = Result<(), CommandError>;
 
-/// Which game, on which board, with which Zobrist keys.
+/// The command-line options naming a game: a [`GameSpec`] as clap reads it.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
-pub struct GameSpec {
+pub struct GameArgs {
     /// The game.
     #[arg(long, value_enum, default_value_t = GameKind::Othello)]
     pub game: GameKind,
@@ -64,32 +44,20 @@ pub struct GameSpec {
     pub seed: u64,
 }
 
-impl Default for GameSpec {
-    fn default() -> Self {
+impl GameArgs {
+    /// The spec these options name.
+    pub fn to_spec(&self) -> GameSpec {
         GameSpec {
-            game: GameKind::Othello,
-            size: gomoku::DEFAULT_SIZE,
-            rule: Rule::Freestyle,
-            seed: DEFAULT_SEED,
+            game: self.game,
+            size: self.size,
+            rule: self.rule,
+            seed: self.seed,
         }
     }
-}
 
-/// A game of either kind, for code that picks the kind at run time.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    Othello(Othello),
-    Gomoku(Gomoku),
-}
-
-impl GameSpec {
-    /// The start position this spec describes.
+    /// The start position these options name.
     pub fn start(&self) -> Result<AnyGame, CommandError> {
-        let keys = Keys::for_seed(self.seed);
-        Ok(match self.game {
-            GameKind::Othello => AnyGame::Othello(Othello::new(keys)),
-            GameKind::Gomoku => AnyGame::Gomoku(Gomoku::try_new(self.size, self.rule, keys)?),
-        })
+        self.to_spec().start()
     }
 }
 
@@ -104,17 +72,6 @@ pub fn split_moves(kind: GameKind, text: &str) -> Result<Vec<String>, CommandErr
 /// Print one JSON object on its own line.
 pub fn print_json(value: &serde_json::Value) {
     println!("{value}");
-}
-
-/// Run `f` on the game inside an [`AnyGame`], whatever its kind.
-#[macro_export]
-macro_rules! with_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::commands::AnyGame::Othello($g) => $body,
-            $crate::commands::AnyGame::Gomoku($g) => $body,
-        }
-    };
 }
 
 /// Play `moves` on the game, with the error naming the move and its position.

@@ -26,7 +26,7 @@ use crate::search::{Limits, MAX_THREADS, SearchStats, Searcher};
 use crate::tt::{MAX_CHECK_BITS, MIN_CHECK_BITS, Policy, Table, TtStats};
 
 /// A position of either game (the same type as the commands' `AnyGame`).
-pub type Position = crate::commands::AnyGame;
+pub type Position = crate::game::AnyGame;
 
 /// What the handle asks of the worker.
 #[derive(Clone, Debug)]

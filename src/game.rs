@@ -12,7 +12,10 @@
 pub mod gomoku;
 pub mod notation;
 pub mod othello;
+pub mod registry;
 pub mod symmetry;
+
+pub use registry::{AnyGame, GameKind, GameSpec};
 
 use std::fmt;
 
@@ -172,29 +175,6 @@ impl fmt::Display for Outcome {
             Outcome::Win(side) => write!(f, "{side} wins"),
             Outcome::Draw => f.write_str("draw"),
         }
-    }
-}
-
-/// Which game a value belongs to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Othello,
-    Gomoku,
-}
-
-impl GameKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Othello => "othello",
-            GameKind::Gomoku => "gomoku",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

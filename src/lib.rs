@@ -16,6 +16,7 @@ pub mod book;
 pub mod commands;
 pub mod cpu;
 pub mod engine;
+pub mod error;
 pub mod game;
 pub mod lesson;
 pub mod perft;
@@ -25,3 +26,5 @@ pub mod search;
 pub mod tt;
 pub mod ui;
 pub mod zobrist;
+
+pub use error::Error;

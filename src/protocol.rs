@@ -19,8 +19,8 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::time::{Duration, Instant};
 
-use crate::commands::AnyGame;
 use crate::engine::{Engine, Report};
+use crate::game::AnyGame;
 use crate::game::Move;
 use crate::search::{Limits, SearchStats};
 use crate::tt::Policy;

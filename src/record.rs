@@ -29,7 +29,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 use crate::game::gomoku::{self, Gomoku, Rule};
 use crate::game::othello::{self, Othello};
 use crate::game::{Game, GameKind, Move, Side};
@@ -193,7 +193,7 @@ fn replay<G: Game>(game: &mut G, moves: &[Move]) -> Result<(), String> {
 }
 
 /// A file format for game records.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// Othello move transcript (`f5d6c3…`), with an optional OBF start line.
     Transcript,

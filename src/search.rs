@@ -20,8 +20,12 @@
 
 pub mod endgame;
 pub mod gomoku;
+pub mod options;
 pub mod othello;
+pub mod picker;
 pub mod threats;
+
+pub use options::{SearchOptions, ThreatParts};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -32,6 +36,7 @@ use ahash::AHashMap;
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Game, GameKind, Move};
 use crate::tt::{Bound, Entry, Table, TtCounters, TtStats, size_class};
+use picker::MovePicker;
 
 /// Deepest ply a search may reach.
 pub const MAX_PLY: usize = 128;
@@ -163,24 +168,32 @@ pub trait Searchable: Game {
     }
 }
 
+/// A node the search offers to a game's exact answer ([`Board::exact_hook`]).
+#[derive(Copy, Clone, Debug)]
+pub struct ExactNode<'a> {
+    /// Distance from the root.
+    pub ply: usize,
+    /// Remaining depth of the search.
+    pub depth: i32,
+    /// The window: the answer is fail-soft for `(alpha, beta)`.
+    pub alpha: i32,
+    pub beta: i32,
+    /// The search's stop flag and deadline, which the answer must honour (giving up with `None`).
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+}
+
 /// A game position as the search sees it: make/unmake, move generation with ordering scores,
 /// static evaluation. Its `hash` must equal the `Game`'s hash of the same position, since the
 /// TT is shared with everything else that looks positions up.
+///
+/// The items come in groups: the position (hash, make/unmake, moves, evaluation); the shape
+/// of the search the game asks for (aspiration, iterations, reductions, extensions, depths,
+/// scores); the game's exact answers (solver, root analysis); the options of a search
+/// ([`Board::configure`]); and symmetry keys. Move ordering beyond the game's own scores is
+/// the searcher's ([`picker`]).
 pub trait Board: Send {
-    /// Aspiration half-window for iterative deepening (`None`: full window every iteration).
-    const ASPIRATION: Option<i32>;
-    /// Iterative deepening starts another iteration only while more than this share of the time
-    /// is left (an unfinished iteration still yields any better root move it found).
-    fn next_iteration(&self) -> f64 {
-        0.55
-    }
-    /// Late move reductions `(from, min_depth)`: at nodes with at least `min_depth` plies left,
-    /// moves from the `from`-th on (0-based, after sorting) are searched one ply shallower first
-    /// (two from the `3·from`-th with two more plies left), and again at the full depth only if
-    /// they beat alpha. `None` (the default): every move at the full depth.
-    fn late_move_reduction(&self) -> Option<(usize, i32)> {
-        None
-    }
+    // --- The position ---
 
     fn hash(&self) -> u64;
     /// 0 for black to move, 1 for white.
@@ -199,29 +212,28 @@ pub trait Board: Send {
     /// Static evaluation for the side to move (`ply` from the root, for win distances).
     fn evaluate(&mut self, ply: usize) -> i32;
 
+    // --- The shape of the search ---
+
+    /// Aspiration half-window for iterative deepening (`None`: full window every iteration).
+    const ASPIRATION: Option<i32>;
+    /// Iterative deepening starts another iteration only while more than this share of the time
+    /// is left (an unfinished iteration still yields any better root move it found).
+    fn next_iteration(&self) -> f64 {
+        0.55
+    }
+    /// Late move reductions `(from, min_depth)`: at nodes with at least `min_depth` plies left,
+    /// moves from the `from`-th on (0-based, after sorting) are searched one ply shallower first
+    /// (two from the `3·from`-th with two more plies left), and again at the full depth only if
+    /// they beat alpha. `None` (the default): every move at the full depth.
+    fn late_move_reduction(&self) -> Option<(usize, i32)> {
+        None
+    }
+
     /// At the horizon: whether this node is too forcing for a static evaluation (e.g. a Gomoku
     /// four the side to move must block), so the search goes one more ply instead. Each
     /// extension must need a new forcing move, so chains stay short. None by default.
     fn extend_leaf(&mut self) -> bool {
         false
-    }
-
-    /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
-    /// empties, a Gomoku threat search): a fail-soft score for the window `(alpha, beta)`.
-    /// `depth` is the remaining depth of the search; the answer must honour `stop` and the
-    /// search's `deadline` (None when it gives up). Default: never.
-    #[allow(clippy::too_many_arguments)]
-    fn exact_hook(
-        &mut self,
-        _ply: usize,
-        _depth: i32,
-        _alpha: i32,
-        _beta: i32,
-        _nodes: &mut u64,
-        _stop: &AtomicBool,
-        _deadline: Option<Instant>,
-    ) -> Option<i32> {
-        None
     }
 
     /// The iteration depth from which the search sees every line to the end of the game, so its
@@ -231,13 +243,24 @@ pub trait Board: Send {
         None
     }
 
-    /// Turn on symmetry keys: keep the eight symmetric hashes incrementally and use the smallest
-    /// as the table key ([`Board::tt_key`]), mapping stored moves through the transform.
-    fn enable_symmetry(&mut self);
+    /// The deepest iteration worth running (e.g. Othello: the end of the game).
+    fn max_depth(&self) -> u32 {
+        MAX_PLY as u32 / 2
+    }
 
-    /// Switch off the game's own exact answers on this board (see [`Searcher::set_exact_hook`]),
-    /// e.g. Gomoku's threat-based move generation. Default: nothing to switch.
-    fn disable_exact_answers(&mut self) {}
+    /// The user-facing score of an internal one.
+    fn display_score(raw: i32) -> i32 {
+        raw
+    }
+
+    // --- The game's exact answers ---
+
+    /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
+    /// empties): a fail-soft score for the node's window; `nodes` grows by the work done.
+    /// Default: never.
+    fn exact_hook(&mut self, _node: &ExactNode<'_>, _nodes: &mut u64) -> Option<i32> {
+        None
+    }
 
     /// Analyse the root before iterative deepening, given the candidate moves the search would
     /// try (within the search's limits, which the time spent here counts against); `nodes` grows
@@ -252,6 +275,30 @@ pub trait Board: Send {
     ) -> RootHint {
         RootHint::None
     }
+
+    /// Switch off the game's own exact answers on this board (see [`Searcher::set_exact_hook`]),
+    /// e.g. Gomoku's threat-based move generation. Default: nothing to switch.
+    fn disable_exact_answers(&mut self) {}
+
+    // --- The options of a search ---
+
+    /// Set this board up for a search run with `options` (every thread's board gets the same):
+    /// symmetry keys, the game's exact answers, and whatever else of them the game reads. The
+    /// default switches on symmetry keys and switches off exact answers as asked.
+    fn configure(&mut self, options: &SearchOptions) {
+        if options.symmetry {
+            self.enable_symmetry();
+        }
+        if !options.exact {
+            self.disable_exact_answers();
+        }
+    }
+
+    // --- Symmetry keys ---
+
+    /// Turn on symmetry keys: keep the eight symmetric hashes incrementally and use the smallest
+    /// as the table key ([`Board::tt_key`]), mapping stored moves through the transform.
+    fn enable_symmetry(&mut self);
 
     /// The symmetry tracker that [`Board::enable_symmetry`] switched on, if any.
     fn symmetry(&self) -> Option<&SymmetryTracker>;
@@ -271,16 +318,6 @@ pub trait Board: Send {
     /// A move read from the table back into this position's orientation.
     fn move_from_tt(&self, mv: Move) -> Move {
         self.symmetry().map_or(mv, |s| s.move_from_tt(mv))
-    }
-
-    /// The deepest iteration worth running (e.g. Othello: the end of the game).
-    fn max_depth(&self) -> u32 {
-        MAX_PLY as u32 / 2
-    }
-
-    /// The user-facing score of an internal one.
-    fn display_score(raw: i32) -> i32 {
-        raw
     }
 }
 
@@ -344,8 +381,6 @@ impl TtStore {
 }
 
 const HISTORY_CAP: i32 = 60_000;
-const ORDER_TT: i32 = i32::MAX;
-const ORDER_KILLER: i32 = i32::MAX - 2;
 /// Nodes between polls of the clock and the stop flag.
 const POLL_MASK: u64 = 1023;
 const PROGRESS_EVERY: Duration = Duration::from_millis(30);
@@ -371,7 +406,6 @@ struct Run<'a> {
 pub struct Searcher<G: Searchable> {
     tt: TtStore,
     counters: TtCounters,
-    count_stats: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     lists: Vec<Vec<Scored>>,
@@ -380,9 +414,8 @@ pub struct Searcher<G: Searchable> {
     seldepth: usize,
     root_depth: i32,
     threads: usize,
-    /// Symmetry keys: the table key is the smallest of the eight symmetric hashes.
-    symmetry: bool,
-    exact_hook: bool,
+    /// How to search; every thread's board gets a copy.
+    options: SearchOptions,
     /// 0 for the main thread, i for the i-th Lazy SMP helper.
     helper: usize,
     /// Applied to every search board before the search (see [`Searcher::set_board_setup`]).
@@ -405,7 +438,6 @@ impl<G: Searchable> Searcher<G> {
         Searcher {
             tt,
             counters: TtCounters::default(),
-            count_stats: true,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             history: vec![0; 2 * cells],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -416,23 +448,38 @@ impl<G: Searchable> Searcher<G> {
             seldepth: 0,
             root_depth: 0,
             threads: 1,
-            symmetry: false,
-            exact_hook: true,
+            options: SearchOptions::default(),
             helper: 0,
             board_setup: None,
             _game: std::marker::PhantomData,
         }
     }
 
+    /// The options every thread of the next search runs with.
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Replace all options at once (the setters below change one each).
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
     /// Count TT statistics (default) or compile the counting out of the hot path.
     pub fn set_counting(&mut self, on: bool) {
-        self.count_stats = on;
+        self.options.count_stats = on;
     }
 
     /// Key the table by the smallest of the eight symmetric hashes (rotations and mirrors of
     /// one position share an entry; stored moves are mapped through the transform).
     pub fn set_symmetry(&mut self, on: bool) {
-        self.symmetry = on;
+        self.options.symmetry = on;
+    }
+
+    /// Switch the Gomoku threat search's seams in the alpha-beta search (see
+    /// [`ThreatParts`]); the helpers of a multi-threaded search get the same.
+    pub fn set_threat_parts(&mut self, parts: ThreatParts) {
+        self.options.threats = parts;
     }
 
     /// Let the game answer exactly: nodes through [`Board::exact_hook`] (the Othello endgame
@@ -441,7 +488,7 @@ impl<G: Searchable> Searcher<G> {
     /// threat search.
     /// Default on; off to test (or to play against) the alpha-beta search alone.
     pub fn set_exact_hook(&mut self, on: bool) {
-        self.exact_hook = on;
+        self.options.exact = on;
     }
 
     /// Change every search board before searching (helpers' boards too), e.g. to evaluate with
@@ -522,9 +569,7 @@ impl<G: Searchable> Searcher<G> {
         };
         // Lazy SMP: helpers search the same root on the shared table until the main thread ends.
         let helpers_stop = AtomicBool::new(false);
-        let count = self.count_stats;
-        let symmetry = self.symmetry;
-        let exact_hook = self.exact_hook;
+        let options = self.options;
         let board_setup = self.board_setup.clone();
         let mut result = std::thread::scope(|scope| {
             for i in 1..self.threads {
@@ -539,9 +584,7 @@ impl<G: Searchable> Searcher<G> {
                 scope.spawn(move || {
                     let mut h: Searcher<G> = Searcher::new(table);
                     h.helper = i;
-                    h.count_stats = count;
-                    h.symmetry = symmetry;
-                    h.exact_hook = exact_hook;
+                    h.options = options;
                     h.board_setup = board_setup;
                     h.search_inner(
                         game,
@@ -588,14 +631,9 @@ impl<G: Searchable> Searcher<G> {
             *h /= 4;
         }
         let mut g = game.board();
+        g.configure(&self.options);
         if let Some(setup) = &self.board_setup {
             setup(&mut g);
-        }
-        if self.symmetry {
-            g.enable_symmetry();
-        }
-        if !self.exact_hook {
-            g.disable_exact_answers();
         }
         let g = &mut g;
         let max_depth = limits
@@ -626,7 +664,7 @@ impl<G: Searchable> Searcher<G> {
             }
             Gen::Moves => {}
         }
-        if self.helper == 0 && self.exact_hook {
+        if self.helper == 0 && self.options.exact {
             // Threat budget: a fifth of the time, at most 300 ms; fixed effort without a clock.
             let budget = limits.time.map(|t| (t / 5).min(Duration::from_millis(300)));
             if let Some(f) = game.forced_win(budget, stop) {
@@ -885,7 +923,7 @@ impl<G: Searchable> Searcher<G> {
 
     #[inline]
     fn store(&mut self, e: Entry) {
-        if self.count_stats {
+        if self.options.count_stats {
             self.tt.store::<true>(e, &mut self.counters);
         } else {
             self.tt.store::<false>(e, &mut self.counters);
@@ -894,7 +932,7 @@ impl<G: Searchable> Searcher<G> {
 
     #[inline]
     fn probe(&mut self, key: u64) -> Option<Entry> {
-        if self.count_stats {
+        if self.options.count_stats {
             self.tt.probe::<true>(key, &mut self.counters)
         } else {
             self.tt.probe::<false>(key, &mut self.counters)
@@ -972,20 +1010,22 @@ impl<G: Searchable> Searcher<G> {
                     }
                 };
                 if cut {
-                    self.counters.usable_hits += self.count_stats as u64;
+                    self.counters.usable_hits += self.options.count_stats as u64;
                     return s;
                 }
             }
         }
-        if self.exact_hook
+        if self.options.exact
             && let Some(s) = g.exact_hook(
-                ply,
-                depth,
-                alpha,
-                beta,
+                &ExactNode {
+                    ply,
+                    depth,
+                    alpha,
+                    beta,
+                    stop: run.stop,
+                    deadline: run.deadline,
+                },
                 &mut self.nodes,
-                run.stop,
-                run.deadline,
             )
         {
             let bound = if s <= alpha {
@@ -1038,33 +1078,18 @@ impl<G: Searchable> Searcher<G> {
         let side = g.side_index();
         let cells = self.history.len() / 2;
         let killers = self.killers[ply];
-        for s in list.iter_mut() {
-            s.score = if s.mv == tt_move {
-                ORDER_TT
-            } else if s.mv == killers[0] {
-                ORDER_KILLER
-            } else if s.mv == killers[1] {
-                ORDER_KILLER - 1
-            } else {
-                let h = s.mv.cell().map_or(0, |c| self.history[side * cells + c]);
-                s.score.clamp(-(1 << 14), 1 << 14) * 65_536 + h
-            };
-        }
-        let ext = (list.len() == 1 && (ply as i32) < 2 * self.root_depth + 4) as i32;
+        let picker = MovePicker::new(
+            list,
+            tt_move,
+            killers,
+            &self.history[side * cells..(side + 1) * cells],
+        );
+        let ext = (picker.len() == 1 && (ply as i32) < 2 * self.root_depth + 4) as i32;
         let lmr = g.late_move_reduction();
         let before = self.nodes;
         let mut best = -INF;
         let mut best_move = Move::NONE;
-        for i in 0..list.len() {
-            // Selection sort step: the best remaining move to position i.
-            let mut bi = i;
-            for j in i + 1..list.len() {
-                if list[j].score > list[bi].score {
-                    bi = j;
-                }
-            }
-            list.swap(i, bi);
-            let mv = list[i].mv;
+        for (i, mv) in picker.enumerate() {
             g.play(mv);
             let d = depth - 1 + ext;
             // Late moves of a game that asks for it are searched shallower first; one that

@@ -39,7 +39,7 @@ use ratatui::crossterm::execute;
 use self::app::{App, Drawn, Settings};
 use self::event::Event;
 use self::theme::{ColorMode, Theme};
-use crate::commands::CommandError;
+use crate::error::Error as CommandError;
 
 /// Time between frames while the engine thinks (25 frames a second).
 pub const FRAME: Duration = Duration::from_millis(40);

@@ -5,7 +5,7 @@
 use std::io::Cursor;
 use std::time::{Duration, Instant};
 
-use xorboard::commands::AnyGame;
+use xorboard::game::AnyGame;
 use xorboard::game::Game;
 use xorboard::protocol::nboard::Nboard;
 use xorboard::protocol::piskvork::Piskvork;

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use proptest::prelude::*;
-use xorboard::commands::AnyGame;
+use xorboard::game::AnyGame;
 use xorboard::game::Game;
 use xorboard::protocol::nboard::Nboard;
 use xorboard::protocol::piskvork::Piskvork;

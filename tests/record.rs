@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use xorboard::commands::AnyGame;
+use xorboard::game::AnyGame;
 use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::othello::Othello;
 use xorboard::game::{Game, GameKind, Move, Side};

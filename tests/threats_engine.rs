@@ -9,8 +9,10 @@ use std::time::Duration;
 use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::notation::split_gomoku_list;
 use xorboard::game::{Game, Move, Outcome, Side, play_line};
-use xorboard::search::threats::{hooks, puzzle};
-use xorboard::search::{Board, Limits, RootHint, Searchable, Searcher, WIN_BOUND};
+use xorboard::search::threats::puzzle;
+use xorboard::search::{
+    Board, Limits, RootHint, SearchOptions, Searchable, Searcher, ThreatParts, WIN_BOUND,
+};
 use xorboard::tt::{Policy, Table};
 use xorboard::zobrist::Keys;
 
@@ -157,12 +159,22 @@ fn the_leaf_vcf_turns_a_horizon_into_a_proven_win_when_switched_on() {
     // black to move: g4 makes a four (h4) and a three on the g column, then an open four
     let g = game("d4,c4,e4,a15,f4,o15,g5,o1,g6,a1");
     assert_eq!(g.side_to_move(), Side::Black);
-    hooks::set_parts(true, true, true);
-    let won = g.board().evaluate(0);
-    let before = hooks::leaf_counts();
-    hooks::set_parts(true, false, true);
-    let plain = g.board().evaluate(0);
+    let with_leaf = SearchOptions {
+        threats: ThreatParts {
+            leaf: true,
+            ..ThreatParts::default()
+        },
+        ..SearchOptions::default()
+    };
+    let mut b = g.board();
+    b.configure(&with_leaf);
+    let won = b.evaluate(0);
+    let counts = b.leaf_counts();
+    let mut plain_board = g.board();
+    plain_board.configure(&SearchOptions::default());
+    let plain = plain_board.evaluate(0);
     assert!(won >= WIN_BOUND, "{won}");
     assert!(plain < WIN_BOUND, "{plain}");
-    assert!(before.wins >= 1 && before.searched >= 1);
+    assert!(counts.wins >= 1 && counts.searched >= 1);
+    assert_eq!(plain_board.leaf_counts().calls, 0);
 }

@@ -1,5 +1,5 @@
 //! Self-play at equal time between two settings of the threat search's engine seams (see
-//! `xorboard::search::threats::hooks`), both engines otherwise equal (including the root
+//! `xorboard::search::threats::hooks` and `xorboard::search::ThreatParts`), both engines otherwise equal (including the root
 //! `forced_win`). `xorboard selfplay --b-baseline` compares against the plain alpha-beta engine;
 //! this harness isolates the seams, which `selfplay` cannot switch per engine. Ignored by default:
 //!
@@ -16,8 +16,7 @@ use std::time::Duration;
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::notation::parse_piskvork;
 use xorboard::game::{Game, Outcome, Side};
-use xorboard::search::threats::hooks;
-use xorboard::search::{Limits, Searcher};
+use xorboard::search::{Limits, Searcher, ThreatParts};
 use xorboard::tt::{Policy, Table};
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -65,8 +64,13 @@ fn seams_against_no_seams_at_equal_time() {
                 while g.outcome().is_none() {
                     let a = (g.side_to_move() == Side::Black) == a_black;
                     let (root, leaf, defence) = if a { a_parts } else { b_parts };
-                    hooks::set_parts(root, leaf, defence);
-                    let r = engines[usize::from(!a)].search(
+                    let engine = &mut engines[usize::from(!a)];
+                    engine.set_threat_parts(ThreatParts {
+                        root,
+                        leaf,
+                        defence,
+                    });
+                    let r = engine.search(
                         &g,
                         &Limits::time(Duration::from_millis(ms)),
                         &AtomicBool::new(false),
@@ -84,7 +88,6 @@ fn seams_against_no_seams_at_equal_time() {
             }
         }
     }
-    hooks::set_parts(a_parts.0, a_parts.1, a_parts.2);
     eprintln!(
         "{ms} ms/move: A (root analysis + forced defences) {a_wins}, B {b_parts:?} {b_wins}, draws {draws}"
     );

@@ -7,8 +7,8 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use xorboard::commands::{AnyGame, GameSpec};
 use xorboard::game::othello::{Othello, flips, moves};
+use xorboard::game::{AnyGame, GameSpec};
 use xorboard::game::{Game, GameKind, Move, Side};
 use xorboard::tt::Policy;
 use xorboard::ui::app::{App, Human, Mode, Settings};

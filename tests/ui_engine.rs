@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use xorboard::commands::GameSpec;
 use xorboard::game::GameKind;
+use xorboard::game::GameSpec;
 use xorboard::tt::Policy;
 use xorboard::ui::app::{App, Human, Purpose, Settings};
 use xorboard::ui::event::Event;
@@ -171,7 +171,7 @@ fn headless_nps_of_the_first_othello_search() {
     use xorboard::engine::{Engine, Report};
     use xorboard::search::Limits;
     let engine = Engine::spawn(64, Policy::TwoTier, 64);
-    let start = xorboard::commands::AnyGame::Othello(xorboard::game::othello::Othello::default());
+    let start = xorboard::game::AnyGame::Othello(xorboard::game::othello::Othello::default());
     engine.search(1, start, Limits::depth(16));
     loop {
         match engine.recv_timeout(Duration::from_secs(600)) {

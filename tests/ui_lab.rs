@@ -12,8 +12,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
 use xorboard::book::Book;
-use xorboard::commands::{AnyGame, GameSpec};
 use xorboard::game::othello::Othello;
+use xorboard::game::{AnyGame, GameSpec};
 use xorboard::game::{Game, GameKind, Move, Side};
 use xorboard::tt::Policy;
 use xorboard::ui::app::{App, Human, Mode, Settings};

@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 
-use xorboard::commands::AnyGame;
+use xorboard::game::AnyGame;
 use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::notation::split_gomoku_list;
 use xorboard::game::othello::Othello;

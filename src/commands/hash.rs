@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::json;
 
-use super::{CommandError, CommandResult, GameSpec, split_moves};
+use super::{CommandError, CommandResult, GameArgs, split_moves};
 use crate::game::{Cell, Game};
 use crate::with_game;
 use crate::zobrist::{Delta, hex};
@@ -12,7 +12,7 @@ use crate::zobrist::{Delta, hex};
 #[derive(Args, Debug, Clone)]
 pub struct HashArgs {
     #[command(flatten)]
-    pub spec: GameSpec,
+    pub spec: GameArgs,
     /// Moves from the start: an Othello transcript (f5d6c3) or Gomoku coordinates (h8,i9).
     #[arg(long, default_value = "")]
     pub moves: String,

@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::json;
 
-use super::{CommandError, CommandResult, GameSpec};
+use super::{CommandError, CommandResult, GameArgs};
 use crate::game::GameKind;
 use crate::perft::{self, Memo};
 use crate::with_game;
@@ -14,7 +14,7 @@ use crate::zobrist::Keys;
 #[derive(Args, Debug, Clone)]
 pub struct PerftArgs {
     #[command(flatten)]
-    pub spec: GameSpec,
+    pub spec: GameArgs,
     /// Plies to enumerate (Othello 0–20, Gomoku 0–6).
     #[arg(long, short)]
     pub depth: u32,

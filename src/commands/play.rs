@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CommandResult, GameSpec};
+use super::{CommandResult, GameArgs};
 use crate::tt::Policy;
 use crate::ui::app::{Human, Settings};
 use crate::ui::command::{CHECK_BITS_RANGE, TT_MIB_RANGE};
@@ -14,7 +14,7 @@ use crate::ui::command::{CHECK_BITS_RANGE, TT_MIB_RANGE};
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     #[command(flatten)]
-    pub spec: GameSpec,
+    pub spec: GameArgs,
     /// Which side you play; `none` lets the engine play itself.
     #[arg(long, value_enum, default_value_t = Human::Black)]
     pub human: Human,
@@ -70,7 +70,7 @@ impl PlayArgs {
     /// The UI settings these options ask for.
     pub fn settings(&self) -> Settings {
         Settings {
-            spec: self.spec.clone(),
+            spec: self.spec.to_spec(),
             human: self.human,
             time_ms: self.time_ms,
             depth: self.depth,

@@ -22,7 +22,7 @@ use clap::Args;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
-use super::{AnyGame, CommandError, CommandResult, GameSpec};
+use super::{AnyGame, CommandError, CommandResult, GameArgs};
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
 use crate::game::{Game, GameKind, Move, Outcome, Side};
@@ -35,7 +35,7 @@ use crate::tt::{Policy, Table, TtStats};
 #[derive(Args, Debug, Clone)]
 pub struct SelfplayArgs {
     #[command(flatten)]
-    pub spec: GameSpec,
+    pub spec: GameArgs,
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 10)]
     pub games: usize,

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::json;
 
-use super::{AnyGame, CommandError, CommandResult, GameSpec, split_moves};
+use super::{AnyGame, CommandError, CommandResult, GameArgs, split_moves};
 use crate::game::gomoku::Gomoku;
 use crate::game::notation::{othello_move_name, parse_obf, parse_othello_move};
 use crate::game::othello::Othello;
@@ -33,7 +33,7 @@ use crate::zobrist::Keys;
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
     #[command(flatten)]
-    pub spec: GameSpec,
+    pub spec: GameArgs,
     /// Othello: the position as 64 cells and the side to move, "<64 chars> <X|O>" (X black,
     /// O white, - empty, a1..h8 row by row).
     #[arg(long, allow_hyphen_values = true)]

@@ -15,7 +15,7 @@ pub const MAX_SIZE: usize = 25;
 pub const DEFAULT_SIZE: usize = 15;
 
 /// Which rows of stones win.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rule {
     /// Five or more in a row wins.

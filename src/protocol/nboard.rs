@@ -28,7 +28,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Arrival, Effect, SearchInfo, SearchRequest, Session, command_word, excerpt};
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 use crate::game::notation::{othello_move_name, parse_othello_move};
 use crate::game::othello::Othello;
 use crate::game::{Game, Move, Side};

@@ -30,7 +30,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Arrival, Effect, SearchInfo, SearchRequest, Session, command_word, excerpt};
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 use crate::game::gomoku::{Gomoku, MAX_SIZE, MIN_SIZE, Rule};
 use crate::game::notation::{parse_piskvork, to_piskvork};
 use crate::game::{Cell, Game, Move, Side};

@@ -25,7 +25,7 @@
 //!   from the windows by line direction, is worth most of a win when the opponent has no four to
 //!   gain time with (`COMBO_WIN`);
 //! - **late move reductions** (`LMR`) and, at threatened nodes, only the forced defences
-//!   (see [`hooks`]).
+//!   (see [`hooks`](super::threats::hooks)).
 
 use std::sync::OnceLock;
 
@@ -33,9 +33,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::threats::board::Board as ThreatBoard;
-use super::threats::hooks;
+use super::threats::hooks::{LeafCounts, ThreatScratch};
 use super::threats::{Status, ThreatLimits, ThreatSearcher};
-use super::{Board, Forced, Gen, Limits, RootHint, Scored, WIN};
+use super::{Board, Forced, Gen, Limits, RootHint, Scored, SearchOptions, ThreatParts, WIN};
 use crate::game::Cell;
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
 use crate::game::symmetry::SymmetryTracker;
@@ -175,6 +175,10 @@ pub struct GomokuBoard {
     /// The threat search's board (`None` with the game's exact answers off), brought up to
     /// `path` only when it is needed ([`GomokuBoard::threat_board`]), not on every move.
     threats: Option<Box<ThreatBoard>>,
+    /// Which threat seams run (the search's options; see [`Board::configure`]).
+    parts: ThreatParts,
+    /// The threat seams' searcher and counts, made when a seam first needs them.
+    scratch: Option<Box<ThreatScratch>>,
     /// Cells played since this board was made.
     path: Vec<u16>,
     /// Scratch list for the forced defences.
@@ -216,6 +220,8 @@ impl GomokuBoard {
                 vec![0; geo.windows.len().div_ceil(64)],
             ],
             threats: Some(Box::new(ThreatBoard::from_game(game))),
+            parts: ThreatParts::default(),
+            scratch: None,
             path: Vec::with_capacity(128),
             defences: Vec::new(),
         };
@@ -369,7 +375,7 @@ impl GomokuBoard {
     /// window holds both, three of the opponent's stones and none of ours (and, under exact5, no
     /// stone of the opponent just beyond it), so the three-stone windows are all that is needed.
     /// The threat search computes the same set on its own board
-    /// ([`hooks::forced_defences`]); a test checks they agree.
+    /// ([`forced_defences`](super::threats::hooks::forced_defences)); a test checks they agree.
     fn forced_defences(&self, out: &mut Vec<Move>) -> bool {
         out.clear();
         let them = 1 - self.side;
@@ -500,6 +506,19 @@ impl GomokuBoard {
         self.threes[s].iter().any(|&w| w != 0)
     }
 
+    /// The threat seams this board runs (set by [`Board::configure`]).
+    pub fn threat_parts(&self) -> ThreatParts {
+        self.parts
+    }
+
+    /// The leaf VCF's counts on this board so far.
+    pub fn leaf_counts(&self) -> LeafCounts {
+        self.scratch
+            .as_ref()
+            .map(|s| s.counts())
+            .unwrap_or_default()
+    }
+
     /// The threat board brought to this position (undoing and replaying only where its moves
     /// and `path` differ), if the threat search is on.
     fn threat_board(&mut self) -> Option<&mut ThreatBoard> {
@@ -568,6 +587,16 @@ impl Board for GomokuBoard {
     /// Another iteration while 35% of the time is left (the baseline keeps the default).
     fn next_iteration(&self) -> f64 {
         if self.threats.is_some() { 0.35 } else { 0.55 }
+    }
+
+    fn configure(&mut self, options: &SearchOptions) {
+        if options.symmetry {
+            self.enable_symmetry();
+        }
+        if !options.exact {
+            self.disable_exact_answers();
+        }
+        self.parts = options.threats;
     }
 
     fn enable_symmetry(&mut self) {
@@ -673,9 +702,8 @@ impl Board for GomokuBoard {
             return Gen::Moves;
         }
         let mut defences = std::mem::take(&mut self.defences);
-        let forced = self.threats.is_some()
-            && hooks::defences_enabled()
-            && self.forced_defences(&mut defences);
+        let forced =
+            self.threats.is_some() && self.parts.defence && self.forced_defences(&mut defences);
         self.defences = defences;
         let (attack, defend) = (&self.value[me], &self.value[them]);
         if forced {
@@ -718,11 +746,13 @@ impl Board for GomokuBoard {
             // Two five points next move, and the opponent cannot make five in between.
             return WIN - ply as i32 - 3;
         }
-        if self.threats.is_some()
-            && hooks::leaf_enabled()
-            && let Some(win) = self.threat_board().and_then(|t| hooks::leaf_win(t, ply))
-        {
-            return win;
+        if self.threats.is_some() && self.parts.leaf {
+            let mut scratch = self.scratch.take().unwrap_or_default();
+            let win = self.threat_board().and_then(|t| scratch.leaf_win(t, ply));
+            self.scratch = Some(scratch);
+            if let Some(win) = win {
+                return win;
+            }
         }
         let mut combo = 0;
         if self.threats.is_some() && them_fives == 0 {
@@ -760,7 +790,7 @@ impl Board for GomokuBoard {
     }
 
     /// The threat search against the opponent's threats at the root: replies that lose to a
-    /// threat win are left out, a position where every reply loses is decided (see [`hooks`]).
+    /// threat win are left out, a position where every reply loses is decided (see [`hooks`](super::threats::hooks)).
     fn root_hint(
         &mut self,
         candidates: &[Move],
@@ -768,13 +798,16 @@ impl Board for GomokuBoard {
         stop: &AtomicBool,
         nodes: &mut u64,
     ) -> RootHint {
-        if self.winner.is_some() {
+        if self.winner.is_some() || !self.parts.root {
             return RootHint::None;
         }
-        match self.threat_board() {
-            Some(t) => hooks::root_hint(t, candidates, limits, stop, nodes),
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        let hint = match self.threat_board() {
+            Some(t) => scratch.root_hint(t, candidates, limits, stop, nodes),
             None => RootHint::None,
-        }
+        };
+        self.scratch = Some(scratch);
+        hint
     }
 }
 
@@ -792,6 +825,7 @@ fn code(c: Cell) -> u8 {
 mod tests {
     use super::*;
     use crate::search::Searchable;
+    use crate::search::threats::hooks;
 
     #[test]
     fn window_counts() {

@@ -13,14 +13,13 @@
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
-use super::{Board, Gen, Scored};
+use super::{Board, ExactNode, Gen, Scored};
 use crate::game::othello::{Othello, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
 use crate::search::endgame::eval::{Indices, SCALE, Weights};
 use crate::search::endgame::{SolveLimits, Solver};
 use crate::zobrist::Keys;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Internal score units per disc.
@@ -712,16 +711,15 @@ impl Board for OthelloBoard {
     /// Nodes the search would follow to the end anyway, and the root's moves near the end (see
     /// [`HANDOVER_EMPTIES`]), are solved exactly by the endgame solver
     /// (`crate::search::endgame`), with the window in discs.
-    fn exact_hook(
-        &mut self,
-        ply: usize,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        nodes: &mut u64,
-        stop: &AtomicBool,
-        deadline: Option<Instant>,
-    ) -> Option<i32> {
+    fn exact_hook(&mut self, node: &ExactNode<'_>, nodes: &mut u64) -> Option<i32> {
+        let &ExactNode {
+            ply,
+            depth,
+            alpha,
+            beta,
+            stop,
+            deadline,
+        } = node;
         let empties = self.empties();
         let to_the_end = empties <= SOLVER_EMPTIES && depth >= empties as i32;
         let handover =

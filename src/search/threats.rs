@@ -170,6 +170,7 @@ impl ProofNode {
 /// Fixed-size transposition table of the threat search: one slot per index, always replaced.
 /// Keyed by the Zobrist hash XOR a per-attacker salt; the full key is kept, so a hit is exact up
 /// to a 64-bit collision.
+#[derive(Clone)]
 struct Tt {
     slots: Vec<[u64; 2]>,
     mask: usize,
@@ -239,6 +240,7 @@ struct Scan {
 }
 
 /// A reusable threat searcher: owns its transposition table and counts nodes.
+#[derive(Clone)]
 pub struct ThreatSearcher {
     tt: Tt,
     killers: Vec<Sq>,

@@ -16,7 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A replacement strategy of the transposition table.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
     Always,

@@ -32,8 +32,9 @@ use super::search::{Activity, BookMove, SearchView};
 use super::step::StepView;
 use super::tt::TtView;
 use crate::book::Book;
-use crate::commands::{AnyGame, CommandError, GameSpec};
 use crate::engine::{Engine, Report};
+use crate::error::Error as CommandError;
+use crate::game::{AnyGame, GameSpec};
 use crate::game::{Game, GameKind, Move, Side};
 use crate::record::{self, Format, Record};
 use crate::search::Limits;
@@ -47,7 +48,7 @@ pub const DEFAULT_TIME_MS: u64 = 2000;
 pub const DELTA_ROWS: usize = 8;
 
 /// Who the person at the keyboard plays.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Human {
     Black,
     White,

@@ -13,7 +13,7 @@ use ratatui::widgets::Widget;
 use super::app::Human;
 use super::position::{AnyGameExt, stone_glyph};
 use super::theme::Theme;
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 use crate::game::{Cell, GameKind, Move, Side};
 
 /// What the Board panel shows.

@@ -26,7 +26,7 @@ use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition, Paragrap
 use super::format;
 use super::position::AnyGameExt;
 use super::theme::Theme;
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 use crate::game::GameKind;
 use crate::search::{Limits, SearchStats, Searchable, Searcher, TtStore, score_text};
 use crate::tt::{Policy, Table, TtStats};

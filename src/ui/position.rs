@@ -1,7 +1,7 @@
 //! What the screen asks of the game being played, whichever game it is: an extension of
 //! [`AnyGame`] so the panels need not repeat `with_game!` everywhere.
 
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 use crate::game::{Cell, Game, GameKind, Move, Outcome, Side};
 use crate::with_game;
 

@@ -19,7 +19,7 @@ use super::hash::{self, HashView, StepCaption};
 use super::position::{AnyGameExt, stone_glyph};
 use super::theme::Theme;
 use super::{compare, deltas, help, lesson, search, status, step, tt};
-use crate::commands::AnyGame;
+use crate::game::AnyGame;
 
 /// Narrowest left column (board and search).
 const LEFT_MIN: u16 = 32;

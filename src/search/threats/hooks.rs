@@ -1,25 +1,25 @@
 //! The threat search inside the alpha-beta engine (Gomoku), next to
 //! [`Searchable::forced_win`](crate::search::Searchable::forced_win) (the side to move's own
-//! forced win, tried first at the root). Three seams, each switchable per thread with
-//! [`set_parts`] for measuring them; all are off with the searcher's exact answers off
+//! forced win, tried first at the root). Three seams, each switchable for measuring them with
+//! [`ThreatParts`](crate::search::ThreatParts) in the search's options (every thread of a search
+//! gets the same); all are off with the searcher's exact answers off
 //! ([`Searcher::set_exact_hook`](crate::search::Searcher::set_exact_hook), `selfplay
 //! --b-baseline`):
-//! - **root analysis** ([`root_hint`], on): if the opponent has a threat win (VCF or VCT) should
+//! - **root analysis** ([`ThreatScratch::root_hint`], on): if the opponent has a threat win (VCF or VCT) should
 //!   the side to move pass, the search's candidate replies are tested and those after which the
 //!   opponent still wins are left out of the search — and if every legal reply loses, the most
 //!   stubborn one is played with the proven loss score;
 //! - **forced defences** ([`forced_defences`], on): at every node where the opponent has a square
 //!   that would give it two five points, only the moves that do not lose at once are searched
 //!   (the engine's board computes the same set from its own windows, at no cost elsewhere);
-//! - **leaf VCF** ([`leaf_win`], off): a short VCF of the side to move at the horizon turns a
+//! - **leaf VCF** ([`ThreatScratch::leaf_win`], off): a short VCF of the side to move at the horizon turns a
 //!   heuristic leaf into a proven win. It finds many wins but costs about four times the
 //!   engine's node time, and lost that back in self-play, so it is off by default.
 //!
 //! The engine's Gomoku board ([`GomokuBoard`](crate::search::gomoku::GomokuBoard)) carries a
-//! threat [`Board`], brought up to the searched position only when a seam needs it. Each thread
-//! has one threat searcher with its own table.
+//! threat [`Board`], brought up to the searched position only when a seam needs it, and a
+//! [`ThreatScratch`] (a threat searcher with its own table), made when a seam first needs it.
 
-use std::cell::RefCell;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -45,7 +45,7 @@ const REPLY_FLOOR: u64 = 400;
 const LEAF_DEPTH: u32 = 8;
 const LEAF_NODES: u64 = 48;
 
-/// Counts of the leaf seam on one thread, since it started (see [`leaf_counts`]).
+/// Counts of the leaf seam on one board, since it was made (see [`ThreatScratch::counts`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct LeafCounts {
     /// Leaves asked about.
@@ -58,56 +58,102 @@ pub struct LeafCounts {
     pub nodes: u64,
 }
 
-/// The calling thread's leaf counts.
-pub fn leaf_counts() -> LeafCounts {
-    HELPER.with_borrow(|h| h.counts)
-}
-
-struct Helper {
+/// The working state of the threat seams on one search board (so on one thread): a threat
+/// searcher with its own table, and the leaf counts. Which seams run is not decided here but
+/// by the search's [`ThreatParts`](crate::search::ThreatParts), which every thread gets.
+pub struct ThreatScratch {
     counts: LeafCounts,
-    /// The seams separately, for measuring each.
-    root: bool,
-    leaf: bool,
-    defence: bool,
     searcher: ThreatSearcher,
     never: AtomicBool,
 }
 
-thread_local! {
-    static HELPER: RefCell<Helper> = RefCell::new(Helper {
-        counts: LeafCounts {
-            calls: 0,
-            searched: 0,
-            wins: 0,
-            nodes: 0,
-        },
-        root: true,
-        leaf: false,
-        defence: true,
-        searcher: ThreatSearcher::new(16),
-        never: AtomicBool::new(false),
-    });
+impl Default for ThreatScratch {
+    fn default() -> Self {
+        ThreatScratch {
+            counts: LeafCounts::default(),
+            searcher: ThreatSearcher::new(16),
+            never: AtomicBool::new(false),
+        }
+    }
 }
 
-/// Switch the root analysis, the leaf VCF and the forced defences separately (on, off and on
-/// by default).
-pub fn set_parts(root: bool, leaf: bool, defence: bool) {
-    HELPER.with_borrow_mut(|h| {
-        h.root = root;
-        h.leaf = leaf;
-        h.defence = defence;
-    });
+impl Clone for ThreatScratch {
+    fn clone(&self) -> Self {
+        ThreatScratch {
+            counts: self.counts,
+            searcher: self.searcher.clone(),
+            never: AtomicBool::new(false),
+        }
+    }
 }
 
-/// Whether the leaf VCF is on (see [`set_parts`]).
-pub fn leaf_enabled() -> bool {
-    HELPER.with_borrow(|h| h.leaf)
-}
+impl ThreatScratch {
+    /// The leaf seam's counts so far.
+    pub fn counts(&self) -> LeafCounts {
+        self.counts
+    }
 
-/// Whether the search should restrict threatened nodes to their forced defences (on by
-/// default; see [`set_parts`]).
-pub fn defences_enabled() -> bool {
-    HELPER.with_borrow(|h| h.defence)
+    /// A proven win at the horizon: a short VCF of the side to move, as a score `WIN − plies`
+    /// counted from the root (`ply` is the node's distance from it).
+    pub fn leaf_win(&mut self, board: &mut Board, ply: usize) -> Option<i32> {
+        let ThreatScratch {
+            counts,
+            searcher,
+            never,
+        } = self;
+        counts.calls += 1;
+        let me = board.side();
+        if !board.has_four(me) {
+            return None;
+        }
+        counts.searched += 1;
+        let limits = ThreatLimits {
+            iterative: false,
+            ..ThreatLimits::vcf(LEAF_DEPTH).with_nodes(LEAF_NODES)
+        };
+        let found = searcher.search_board(board, me, &limits, never);
+        counts.nodes += found.nodes;
+        counts.wins += u64::from(found.status == Status::Win);
+        (found.status == Status::Win).then(|| WIN - ply as i32 - found.line.len() as i32)
+    }
+
+    /// The root analysis described in the module documentation: `candidates` are the moves the
+    /// search would try (tested first; the other legal moves only to confirm that everything
+    /// loses). `nodes` grows by the threat nodes.
+    pub fn root_hint(
+        &mut self,
+        board: &mut Board,
+        candidates: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> RootHint {
+        if board.played() == 0 && board.stones() == 0 {
+            return RootHint::None;
+        }
+        let start = Instant::now();
+        let budget = |share: f64, cap: u64| {
+            let l = ThreatLimits::vct(ROOT_THREES, ROOT_DEPTH)
+                .with_nodes(limits.nodes.map_or(cap, |n| (n / 4).clamp(1000, cap)));
+            match limits.time {
+                Some(t) => l.with_time(t.mul_f64(share)),
+                None => l,
+            }
+        };
+        let before = self.searcher.nodes();
+        let hint = analyse(
+            board,
+            &mut self.searcher,
+            candidates,
+            &budget,
+            limits
+                .time
+                .map(|t| start + t.mul_f64(THREAT_SHARE + REPLY_SHARE)),
+            stop,
+        );
+        *nodes += self.searcher.nodes() - before;
+        hint
+    }
 }
 
 /// The moves that do not lose at once when the opponent of the side to move threatens to make
@@ -141,79 +187,6 @@ pub fn forced_defences(board: &Board, out: &mut Vec<Move>) -> bool {
     points.dedup();
     out.extend(points.into_iter().map(|sq| board.move_of(sq)));
     true
-}
-
-/// A proven win at the horizon: a short VCF of the side to move, as a score `WIN − plies`
-/// counted from the root (`ply` is the node's distance from it).
-pub fn leaf_win(board: &mut Board, ply: usize) -> Option<i32> {
-    HELPER.with_borrow_mut(|h| {
-        let Helper {
-            counts,
-            leaf,
-            searcher,
-            never,
-            ..
-        } = h;
-        if !*leaf {
-            return None;
-        }
-        counts.calls += 1;
-        let me = board.side();
-        if !board.has_four(me) {
-            return None;
-        }
-        counts.searched += 1;
-        let limits = ThreatLimits {
-            iterative: false,
-            ..ThreatLimits::vcf(LEAF_DEPTH).with_nodes(LEAF_NODES)
-        };
-        let found = searcher.search_board(board, me, &limits, never);
-        counts.nodes += found.nodes;
-        counts.wins += u64::from(found.status == Status::Win);
-        (found.status == Status::Win).then(|| WIN - ply as i32 - found.line.len() as i32)
-    })
-}
-
-/// The root analysis described in the module documentation: `candidates` are the moves the
-/// search would try (tested first; the other legal moves only to confirm that everything loses).
-/// `nodes` grows by the threat nodes.
-pub fn root_hint(
-    board: &mut Board,
-    candidates: &[Move],
-    limits: &Limits,
-    stop: &AtomicBool,
-    nodes: &mut u64,
-) -> RootHint {
-    if board.played() == 0 && board.stones() == 0 {
-        return RootHint::None;
-    }
-    HELPER.with_borrow_mut(|h| {
-        if !h.root {
-            return RootHint::None;
-        }
-        let start = Instant::now();
-        let budget = |share: f64, cap: u64| {
-            let l = ThreatLimits::vct(ROOT_THREES, ROOT_DEPTH)
-                .with_nodes(limits.nodes.map_or(cap, |n| (n / 4).clamp(1000, cap)));
-            match limits.time {
-                Some(t) => l.with_time(t.mul_f64(share)),
-                None => l,
-            }
-        };
-        let before = h.searcher.nodes();
-        let hint = analyse(
-            board,
-            &mut h.searcher,
-            candidates,
-            &budget,
-            limits
-                .time
-                .map(|t| start + t.mul_f64(THREAT_SHARE + REPLY_SHARE)),
-            stop,
-        );
-        *nodes += h.searcher.nodes() - before;
-        hint
-    })
 }
 
 fn analyse(

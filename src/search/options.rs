@@ -1,0 +1,53 @@
+//! How a search is run, as one value: [`SearchOptions`]. The searcher hands a copy to every
+//! search board it makes ([`Board::configure`](super::Board::configure)), the Lazy SMP helpers'
+//! boards included, so every thread of one search searches the same engine. Nothing about how
+//! to search lives in thread-locals or globals.
+
+/// The switches of one search. `Copy`: each thread gets its own copy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Count TT statistics (on) or compile the counting out of the hot path.
+    pub count_stats: bool,
+    /// Key the table by the smallest of the eight symmetric hashes.
+    pub symmetry: bool,
+    /// Let the game answer exactly: the Othello endgame solver, Gomoku's threat search (off:
+    /// the alpha-beta search alone, `selfplay --b-baseline`).
+    pub exact: bool,
+    /// Which parts of the Gomoku threat search run inside the alpha-beta search (with `exact`).
+    pub threats: ThreatParts,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            count_stats: true,
+            symmetry: false,
+            exact: true,
+            threats: ThreatParts::default(),
+        }
+    }
+}
+
+/// The three seams of the Gomoku threat search in the alpha-beta engine, separately switchable
+/// for measuring each (see [`hooks`](super::threats::hooks)).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ThreatParts {
+    /// Root analysis: replies that lose to the opponent's threat win are left out (on).
+    pub root: bool,
+    /// Leaf VCF: a short VCF at the horizon turns a leaf into a proven win (off: it costs more
+    /// than it finds).
+    pub leaf: bool,
+    /// Forced defences: at nodes where the opponent threatens two five points, only the moves
+    /// that do not lose at once are searched (on).
+    pub defence: bool,
+}
+
+impl Default for ThreatParts {
+    fn default() -> Self {
+        ThreatParts {
+            root: true,
+            leaf: false,
+            defence: true,
+        }
+    }
+}
