@@ -24,7 +24,7 @@ use ratatui::crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::command::{self, Cmd};
-use super::compare::{self, CompareReport, CompareRun, CompareView, Plan, RunState};
+use super::compare::{self, CompareView, RunState};
 use super::event::Event;
 use super::lesson::LessonView;
 use super::position::{AnyGameExt, outcome_text, stone_glyph};
@@ -33,6 +33,7 @@ use super::step::StepView;
 use super::tt::TtView;
 use crate::book::Book;
 use crate::commands::{AnyGame, CommandError, GameSpec};
+use crate::engine::compare::{self as lab, Plan};
 use crate::engine::{Engine, Report};
 use crate::game::{Game, GameKind, Move, Side};
 use crate::record::{self, Format, Record};
@@ -145,8 +146,8 @@ pub enum Mode {
     Lesson,
     /// Stepping through the last move's XOR terms (`x`).
     Step,
-    /// The strategy comparison (`c`) is open.
-    Compare,
+    /// The strategy comparison (`c`) is open, with its model.
+    Compare(Box<CompareView>),
 }
 
 /// The one-line message in the status line.
@@ -178,6 +179,8 @@ struct Pending {
 pub struct Drawn {
     /// Each board cell's rectangle on screen and its cell index.
     pub cells: Vec<(Rect, usize)>,
+    /// The open overlay's largest scroll offset (0 when it fits).
+    pub overlay_max_scroll: u16,
 }
 
 /// One recent move's XOR terms, for the XOR-terms panel.
@@ -230,9 +233,8 @@ pub struct App {
     pub lesson: LessonView,
     /// The step-through's model while it is on.
     pub step: Option<StepView>,
-    /// The strategy comparison's model while its screen is open.
-    pub compare: Option<CompareView>,
-    compare_run: Option<CompareRun>,
+    /// The id of the comparison the engine is running, if one runs.
+    compare_running: Option<u64>,
     /// Keeping the game for `--resume` failed once (said once, not after every move).
     keep_failed: bool,
     engine: Engine,
@@ -272,8 +274,7 @@ impl App {
             help_scroll: 0,
             lesson: LessonView::default(),
             step: None,
-            compare: None,
-            compare_run: None,
+            compare_running: None,
             keep_failed: false,
             engine,
             next_id: 1,
@@ -292,12 +293,12 @@ impl App {
     /// Whether something runs in the background that the screen shows live: a search or a
     /// comparison (the terminal loop then redraws every frame).
     pub fn busy(&self) -> bool {
-        self.thinking() || self.compare_run.is_some()
+        self.thinking() || self.compare_running.is_some()
     }
 
     /// Whether a study screen holds the game (the engine waits).
     pub fn holding(&self) -> bool {
-        matches!(self.mode, Mode::Lesson | Mode::Step | Mode::Compare)
+        matches!(self.mode, Mode::Lesson | Mode::Step | Mode::Compare(_))
     }
 
     /// Whether a search (a move or a hint) is running.
@@ -317,10 +318,6 @@ impl App {
             self.update(Event::Engine(report));
             n += 1;
         }
-        while let Some(report) = self.compare_run.as_ref().and_then(CompareRun::try_recv) {
-            self.update(Event::Compare(report));
-            n += 1;
-        }
         n
     }
 
@@ -331,7 +328,6 @@ impl App {
             Event::Mouse(mouse) => self.on_mouse(mouse),
             Event::Resize(..) | Event::Tick => {}
             Event::Engine(report) => self.on_report(report, Instant::now()),
-            Event::Compare(report) => self.on_compare(report),
         }
     }
 
@@ -385,7 +381,7 @@ impl App {
             },
             Mode::Lesson => self.lesson_key(key),
             Mode::Step => self.step_key(key),
-            Mode::Compare => self.compare_key(key),
+            Mode::Compare(_) => self.compare_key(key),
             Mode::Normal => self.normal_key(key),
         }
     }
@@ -419,32 +415,57 @@ impl App {
     }
 
     fn compare_key(&mut self, key: KeyEvent) {
-        let running = self.compare_run.is_some();
+        let running = self.compare_running.is_some();
+        let Mode::Compare(view) = &mut self.mode else {
+            return;
+        };
+        let (depth, kib) = (view.plan.depth, view.plan.kib);
         match key.code {
+            KeyCode::Up | KeyCode::Char('k') => view.scroll = view.scroll.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => {
+                view.scroll = (view.scroll + 1).min(self.drawn.overlay_max_scroll)
+            }
+            KeyCode::PageUp => view.scroll = view.scroll.saturating_sub(10),
+            KeyCode::PageDown => {
+                view.scroll = (view.scroll + 10).min(self.drawn.overlay_max_scroll)
+            }
             KeyCode::Esc if running => {
-                self.compare_run = None;
-                if let Some(v) = self.compare.as_mut() {
-                    v.state = RunState::Cancelled;
-                    for row in &mut v.rows {
-                        row.live = None;
-                    }
-                }
+                self.stop_compare();
                 self.info("comparison cancelled (Esc again closes it)");
             }
             KeyCode::Esc | KeyCode::Char('c' | 'q') => {
-                self.compare_run = None;
-                self.compare = None;
+                self.stop_compare();
                 self.leave_study(if running {
                     "comparison cancelled and closed"
                 } else {
                     "comparison closed"
                 });
             }
-            KeyCode::Char('r') if !running => {
-                let depth = self.compare.as_ref().map(|v| v.plan.depth);
-                self.open_compare(depth);
+            KeyCode::Char('r') if !running => self.open_compare(Some(depth), Some(kib)),
+            KeyCode::Char('[') if !running => {
+                self.open_compare(Some(depth), Some((kib / 2).max(lab::MIN_KIB)))
             }
+            KeyCode::Char(']') if !running => {
+                self.open_compare(Some(depth), Some((kib * 2).min(lab::MAX_KIB)))
+            }
+            KeyCode::Char('-') if !running && depth > 1 => {
+                self.open_compare(Some(depth - 1), Some(kib))
+            }
+            KeyCode::Char('+' | '=') if !running => self.open_compare(Some(depth + 1), Some(kib)),
             _ => {}
+        }
+    }
+
+    /// Stop the running comparison, if any; its screen stays, marked cancelled.
+    fn stop_compare(&mut self) {
+        if self.compare_running.take().is_some() {
+            self.engine.stop();
+            if let Mode::Compare(v) = &mut self.mode {
+                v.state = RunState::Cancelled;
+                for row in &mut v.rows {
+                    row.live = None;
+                }
+            }
         }
     }
 
@@ -477,7 +498,7 @@ impl App {
             }
             KeyCode::Char('L') => self.open_lesson(),
             KeyCode::Char('x') => self.open_step(),
-            KeyCode::Char('c') => self.open_compare(None),
+            KeyCode::Char('c') => self.open_compare(None, None),
             KeyCode::Char('b') => self.set_book(!self.settings.book),
             KeyCode::Char('q') | KeyCode::Esc => self.request_quit(),
             _ => {}
@@ -490,7 +511,7 @@ impl App {
         }
         match self.mode {
             Mode::Help => self.mode = Mode::Normal,
-            Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare => {}
+            Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare(_) => {}
             Mode::Normal => {
                 let at = Position::new(mouse.column, mouse.row);
                 let hit = self.drawn.cells.iter().find(|(r, _)| r.contains(at));
@@ -566,7 +587,7 @@ impl App {
             Cmd::Save(path) => self.save(&path),
             Cmd::Load(path) => self.load(&path),
             Cmd::Book(on) => self.set_book(on.unwrap_or(!self.settings.book)),
-            Cmd::Compare(depth) => self.open_compare(depth),
+            Cmd::Compare(depth, kib) => self.open_compare(depth, kib),
             Cmd::Lesson => self.open_lesson(),
             Cmd::Step => self.open_step(),
         }
@@ -576,7 +597,7 @@ impl App {
 
     fn request_quit(&mut self) {
         self.cancel_search();
-        self.compare_run = None;
+        self.stop_compare();
         self.keep();
         self.quit = true;
     }
@@ -629,72 +650,72 @@ impl App {
         self.info("step-through: → applies the next XOR term, Esc or x leaves");
     }
 
-    /// Start a comparison at `depth` (or the last search's depth, capped; or the default).
-    fn open_compare(&mut self, depth: Option<u32>) {
+    /// Start a comparison at `depth` on tables of `kib` KiB (0: the game's table size); the
+    /// defaults for the game where not given (the last comparison's depth and size on a rerun).
+    fn open_compare(&mut self, depth: Option<u32>, kib: Option<usize>) {
         if let Some(end) = outcome_text(&self.game) {
             return self.error(format!("the game is over ({end}): nothing to search"));
         }
         let kind = self.game.kind();
-        let max = compare::max_depth(kind);
-        let (depth, note) = match depth {
-            Some(d) if d > max => {
-                return self.error(format!(
-                    "comparison depth {d} too deep for {kind}: 1 to {max}"
-                ));
-            }
-            Some(d) => (d, "as asked".to_string()),
-            None if self.search.depth > compare::default_cap(kind) => (
-                compare::default_cap(kind),
-                format!(
-                    "the last search reached {}; capped, :compare N for another",
-                    self.search.depth
-                ),
-            ),
-            None if self.search.depth > 0 => (self.search.depth, "the last search's depth".into()),
-            None => (
-                compare::default_depth(kind),
-                "no search yet: the default".into(),
-            ),
+        let max = lab::max_depth(kind);
+        let (d0, k0) = lab::defaults(kind);
+        let depth = depth.unwrap_or(d0);
+        if depth > max {
+            return self.error(format!(
+                "comparison depth {depth} too deep for {kind}: 1 to {max}"
+            ));
+        }
+        let game_kib = self.settings.tt_mib * 1024;
+        let kib = match kib {
+            Some(0) => game_kib.min(lab::MAX_KIB),
+            Some(k) => k,
+            None => k0,
         };
-        let plan = Plan::new(
-            depth,
-            self.settings.tt_mib,
-            self.settings.check_bits,
-            self.settings.policy,
-        );
+        let note = if (depth, kib) == (d0, k0) {
+            format!("the defaults for {kind}: a table small enough that strategies must choose")
+        } else if kib == game_kib {
+            "the game's own table size (:tt)".to_string()
+        } else {
+            "as asked (:compare DEPTH SIZE; [ ] halve / double the table, - + the depth)".into()
+        };
+        let mut plan = Plan::new(depth, kib, self.settings.check_bits);
+        plan.chart = Some(self.settings.policy);
+        self.cancel_search();
+        self.stop_compare();
         let id = self.next_id;
         self.next_id += 1;
-        self.compare_run = None;
-        match CompareRun::start(id, self.game.clone(), plan.clone()) {
-            Ok(run) => self.compare_run = Some(run),
-            Err(e) => return self.error(e),
-        }
-        self.compare = Some(CompareView::new(
+        self.engine.compare(id, self.game.clone(), plan.clone());
+        self.compare_running = Some(id);
+        let game_slots = self.settings.tt_mib * (1 << 20) / crate::tt::SLOT_BYTES;
+        let view = CompareView::new(
             id,
+            kind,
             plan,
             compare::describe(&self.game),
             note,
-        ));
-        self.hold(Mode::Compare);
+            game_slots,
+        );
+        self.hold(Mode::Compare(Box::new(view)));
         self.info(format!(
-            "comparing every strategy at depth {depth} in the background: Esc cancels"
+            "comparing every strategy at depth {depth} on {kib} KiB tables: Esc cancels"
         ));
     }
 
-    fn on_compare(&mut self, report: CompareReport) {
-        let Some(view) = self.compare.as_mut() else {
+    fn on_compare(&mut self, report: &Report) {
+        let game = &self.game;
+        let Mode::Compare(view) = &mut self.mode else {
             return;
         };
-        if !view.absorb(&report) {
+        if !view.absorb(report, |m| game.name(m)) {
             return;
         }
-        if let CompareReport::Finished { cancelled, .. } = report {
-            self.compare_run = None;
-            if !cancelled {
-                let (done, depth) = (view.finished_rows(), view.plan.depth);
-                self.info(format!(
-                    "comparison done: {done} rows at depth {depth} (r runs it again, Esc closes)"
-                ));
+        if let Report::CompareDone { cancelled, .. } = report {
+            self.compare_running = None;
+            if !*cancelled {
+                let outcomes = view.outcomes();
+                let text =
+                    compare::reading(&outcomes).unwrap_or_else(|| "comparison done".to_string());
+                self.info(format!("{text} (r again, Esc closes)"));
             }
         }
     }
@@ -1189,6 +1210,9 @@ impl App {
                 }
                 self.finish(p.purpose, search.best);
             }
+            Report::CompareProgress { .. }
+            | Report::CompareRow { .. }
+            | Report::CompareDone { .. } => self.on_compare(&report),
             Report::Error(e) => {
                 self.error(format!("engine: {e}"));
                 if self.pending.take().is_some() {

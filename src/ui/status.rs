@@ -42,7 +42,7 @@ pub fn render(mode: &Mode, message: Option<&Message>, area: Rect, buf: &mut Buff
         match mode {
             Mode::Lesson => LESSON_KEYS,
             Mode::Step => STEP_KEYS,
-            Mode::Compare => COMPARE_KEYS,
+            Mode::Compare(_) => COMPARE_KEYS,
             _ => KEYS,
         },
         theme.keys,

@@ -150,14 +150,17 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         height: a.status.y - area.y,
         ..area
     };
-    match (&app.mode, &app.compare) {
-        (Mode::Lesson, _) => {
+    match &app.mode {
+        Mode::Lesson => {
             lesson::render(&app.lesson, above_status, buf, theme);
             return Drawn::default();
         }
-        (Mode::Compare, Some(c)) => {
-            compare::render(c, above_status, buf, theme);
-            return Drawn::default();
+        Mode::Compare(c) => {
+            let overlay_max_scroll = compare::render(c, above_status, buf, theme);
+            return Drawn {
+                overlay_max_scroll,
+                ..Drawn::default()
+            };
         }
         _ => {}
     }
@@ -166,7 +169,10 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         // Clicks close the overlay; none reaches the board beneath it.
         return Drawn::default();
     }
-    Drawn { cells }
+    Drawn {
+        cells,
+        ..Drawn::default()
+    }
 }
 
 /// Draw a frame (the terminal loop's entry point).
