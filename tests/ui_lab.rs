@@ -183,7 +183,7 @@ fn lesson_screen_shows_board_keys_and_steps() {
     terminal
         .draw(|f| {
             let area = f.area();
-            lesson::render(&view, area, f.buffer_mut(), &mono())
+            lesson::render(&view, area, f.buffer_mut(), &mono());
         })
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
@@ -206,7 +206,7 @@ fn lesson_screen_shows_board_keys_and_steps() {
     terminal
         .draw(|f| {
             let area = f.area();
-            lesson::render(&view, area, f.buffer_mut(), &mono())
+            lesson::render(&view, area, f.buffer_mut(), &mono());
         })
         .unwrap();
     let text = format!("{}", terminal.backend());

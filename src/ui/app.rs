@@ -31,6 +31,7 @@ use super::position::{AnyGameExt, outcome_text, stone_glyph};
 use super::search::{Activity, BookMove, SearchView};
 use super::step::StepView;
 use super::tt::TtView;
+use super::view::Tab;
 use crate::book::Book;
 use crate::commands::{AnyGame, CommandError, GameSpec};
 use crate::engine::compare::{self as lab, Plan};
@@ -140,8 +141,8 @@ pub enum Mode {
     Normal,
     /// Typing after `:`; holds the text so far.
     Command(String),
-    /// The help overlay is open.
-    Help,
+    /// The help overlay is open, scrolled by this many lines.
+    Help(u16),
     /// The lesson screen (`L`) is open.
     Lesson,
     /// Stepping through the last move's XOR terms (`x`).
@@ -181,6 +182,10 @@ pub struct Drawn {
     pub cells: Vec<(Rect, usize)>,
     /// The open overlay's largest scroll offset (0 when it fits).
     pub overlay_max_scroll: u16,
+    /// The tab bar's names and their rectangles (tabbed layout only).
+    pub tabs: Vec<(Rect, Tab)>,
+    /// The tabs the layout offers (empty when every panel is shown).
+    pub tab_list: Vec<Tab>,
 }
 
 /// One recent move's XOR terms, for the XOR-terms panel.
@@ -227,8 +232,8 @@ pub struct App {
     pub paused: bool,
     pub quit: bool,
     pub drawn: Drawn,
-    /// First line of the help overlay shown (it scrolls on small screens).
-    pub help_scroll: u16,
+    /// The side panel shown when the screen is too narrow for all of them (Tab cycles).
+    pub tab: Tab,
     /// The lesson screen's model (kept between visits).
     pub lesson: LessonView,
     /// The step-through's model while it is on.
@@ -271,7 +276,7 @@ impl App {
             paused: false,
             quit: false,
             drawn: Drawn::default(),
-            help_scroll: 0,
+            tab: Tab::default(),
             lesson: LessonView::default(),
             step: None,
             compare_running: None,
@@ -369,16 +374,19 @@ impl App {
                 KeyCode::Char(c) if !ctrl && line.chars().count() < 200 => line.push(c),
                 _ => {}
             },
-            Mode::Help => match key.code {
-                KeyCode::Char('q') => self.request_quit(),
-                KeyCode::Down | KeyCode::Char('j') => {
-                    self.help_scroll = self.help_scroll.saturating_add(1)
+            Mode::Help(scroll) => {
+                let max = self.drawn.overlay_max_scroll;
+                match key.code {
+                    KeyCode::Char('q') => self.request_quit(),
+                    KeyCode::Down | KeyCode::Char('j') => *scroll = (*scroll + 1).min(max),
+                    KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
+                    KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + 10).min(max),
+                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                    KeyCode::Home => *scroll = 0,
+                    KeyCode::End => *scroll = max,
+                    _ => self.mode = Mode::Normal,
                 }
-                KeyCode::Up | KeyCode::Char('k') => {
-                    self.help_scroll = self.help_scroll.saturating_sub(1)
-                }
-                _ => self.mode = Mode::Normal,
-            },
+            }
             Mode::Lesson => self.lesson_key(key),
             Mode::Step => self.step_key(key),
             Mode::Compare(_) => self.compare_key(key),
@@ -387,7 +395,16 @@ impl App {
     }
 
     fn lesson_key(&mut self, key: KeyEvent) {
+        let max = self.drawn.overlay_max_scroll;
         match key.code {
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.lesson.scroll = (self.lesson.scroll + 1).min(max)
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.lesson.scroll = self.lesson.scroll.saturating_sub(1)
+            }
+            KeyCode::PageDown => self.lesson.scroll = (self.lesson.scroll + 10).min(max),
+            KeyCode::PageUp => self.lesson.scroll = self.lesson.scroll.saturating_sub(10),
             KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => self.lesson.next(),
             KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => self.lesson.prev(),
             KeyCode::Home => self.lesson.pos = 0,
@@ -492,15 +509,23 @@ impl App {
                 };
                 self.switch_game(other, None);
             }
-            KeyCode::Char('?') => {
-                self.help_scroll = 0;
-                self.mode = Mode::Help;
+            KeyCode::Char('?') => self.mode = Mode::Help(0),
+            KeyCode::Tab | KeyCode::BackTab => {
+                let list = if self.drawn.tab_list.is_empty() {
+                    Tab::ALL.to_vec()
+                } else {
+                    self.drawn.tab_list.clone()
+                };
+                self.tab = self.tab.next_in(&list, key.code == KeyCode::BackTab);
             }
             KeyCode::Char('L') => self.open_lesson(),
             KeyCode::Char('x') => self.open_step(),
             KeyCode::Char('c') => self.open_compare(None, None),
             KeyCode::Char('b') => self.set_book(!self.settings.book),
-            KeyCode::Char('q') | KeyCode::Esc => self.request_quit(),
+            KeyCode::Char('q') => self.request_quit(),
+            // Esc closes things; on the game itself it never quits (a second Esc after closing
+            // an overlay must not end the game).
+            KeyCode::Esc => self.info("q quits · ? help"),
             _ => {}
         }
     }
@@ -510,10 +535,14 @@ impl App {
             return;
         }
         match self.mode {
-            Mode::Help => self.mode = Mode::Normal,
+            Mode::Help(_) => self.mode = Mode::Normal,
             Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare(_) => {}
             Mode::Normal => {
                 let at = Position::new(mouse.column, mouse.row);
+                if let Some(&(_, tab)) = self.drawn.tabs.iter().find(|(r, _)| r.contains(at)) {
+                    self.tab = tab;
+                    return;
+                }
                 let hit = self.drawn.cells.iter().find(|(r, _)| r.contains(at));
                 if let Some(&(_, cell)) = hit {
                     self.cursor = cell;
@@ -579,10 +608,7 @@ impl App {
             Cmd::Hint => self.hint(),
             Cmd::Pause => self.toggle_pause(),
             Cmd::EngineNow => self.engine_now(),
-            Cmd::Help => {
-                self.help_scroll = 0;
-                self.mode = Mode::Help;
-            }
+            Cmd::Help => self.mode = Mode::Help(0),
             Cmd::Quit => self.request_quit(),
             Cmd::Save(path) => self.save(&path),
             Cmd::Load(path) => self.load(&path),

@@ -13,8 +13,23 @@ use unicode_width::UnicodeWidthStr;
 use super::theme::Theme;
 
 /// Wrap every line to `width` columns at spaces, keeping each span's style. A word longer
-/// than the width is cut only then (a hex key on a very narrow screen).
+/// than the width is cut only then (a hex key on a very narrow screen). No-break spaces
+/// (`\u{a0}`) hold a label to its figure; they are drawn as plain spaces.
 pub fn wrap(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
+    wrap_keeping(lines, width)
+        .into_iter()
+        .map(|mut l| {
+            for span in &mut l.spans {
+                if span.content.contains('\u{a0}') {
+                    span.content = span.content.replace('\u{a0}', " ").into();
+                }
+            }
+            l
+        })
+        .collect()
+}
+
+fn wrap_keeping(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
     let width = width.max(1) as usize;
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
@@ -106,6 +121,40 @@ pub fn elide(text: &str, width: usize) -> String {
     cut
 }
 
+/// A line cut to `width` columns at a word boundary, ending in `…` (see [`elide`]), its spans'
+/// styles kept: for the panels' fixed-format lines, which must not wrap.
+pub fn clip(line: Line<'static>, width: u16) -> Line<'static> {
+    let width = width as usize;
+    if line.width() <= width {
+        return line;
+    }
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let short = elide(&text, width);
+    let keep = short.strip_suffix('…').unwrap_or(&short).len();
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for span in &line.spans {
+        let len = span.content.len();
+        if at >= keep {
+            break;
+        }
+        let take = (keep - at).min(len);
+        // `keep` is a char boundary of the whole text, so of this span's part too.
+        spans.push(Span::styled(
+            span.content[..take].to_string(),
+            line.style.patch(span.style),
+        ));
+        at += len;
+    }
+    spans.push(Span::raw("…"));
+    Line::from(spans)
+}
+
+/// [`clip`] every line.
+pub fn clip_all(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
+    lines.into_iter().map(|l| clip(l, width)).collect()
+}
+
 /// Draw `lines` (already wrapped to `area`'s width) scrolled by `scroll` lines, clamped; marks
 /// `↑ more` / `↓ more` at the right edge when lines are hidden. Returns the largest useful
 /// scroll offset.
@@ -167,6 +216,19 @@ mod tests {
     fn continuation_lines_keep_the_indent() {
         let out = wrap(vec![Line::raw("  one two three four")], 10);
         assert_eq!(texts(&out), ["  one two", "  three", "  four"]);
+    }
+
+    #[test]
+    fn clips_at_word_boundaries_keeping_styles() {
+        let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
+        let line = Line::from(vec![
+            Span::styled("fill 1.11M ", bold),
+            Span::raw("update 485k replace 58.6k"),
+        ]);
+        let out = clip(line, 24);
+        assert_eq!(out.to_string(), "fill 1.11M update 485k…");
+        assert_eq!(out.spans[0].style, bold);
+        assert_eq!(clip(Line::raw("short"), 24).to_string(), "short");
     }
 
     #[test]
