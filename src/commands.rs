@@ -3,6 +3,7 @@
 //! exit status 2) on bad input instead of panicking.
 
 pub mod bench;
+pub mod compare;
 pub mod hash;
 pub mod lesson;
 pub mod nboard;

@@ -20,6 +20,8 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
 
+pub mod compare;
+
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
 use crate::search::{Limits, MAX_THREADS, SearchStats, Searcher};
@@ -47,6 +49,14 @@ pub enum Command {
     Clear,
     /// Search with this many threads (Lazy SMP, clamped to 1..=64); from the next search on.
     SetThreads(usize),
+    /// Compare replacement strategies on `position` (see [`compare`]): answered by
+    /// `CompareProgress` and `CompareRow` reports, then one `CompareDone`. A search or a stop
+    /// cancels it. The game's own table is not touched: every row gets a fresh small table.
+    Compare {
+        id: u64,
+        position: Position,
+        plan: compare::Plan,
+    },
     Quit,
 }
 
@@ -64,6 +74,24 @@ pub enum Report {
         id: u64,
         search: SearchStats,
         tt: TtStats,
+    },
+    /// A running comparison job's live figures.
+    CompareProgress {
+        id: u64,
+        job: compare::Job,
+        nodes: u64,
+        elapsed_ms: u64,
+    },
+    /// A comparison job finished.
+    CompareRow {
+        id: u64,
+        job: compare::Job,
+        outcome: compare::Outcome,
+    },
+    /// Every job of the comparison is done, or it was cancelled.
+    CompareDone {
+        id: u64,
+        cancelled: bool,
     },
     Error(String),
 }
@@ -96,6 +124,12 @@ enum Msg {
     SetTtMib(usize),
     SetThreads(usize),
     Clear,
+    Compare {
+        id: u64,
+        position: Position,
+        plan: compare::Plan,
+        stop: Arc<AtomicBool>,
+    },
     Quit,
 }
 
@@ -149,6 +183,7 @@ impl Engine {
             Command::SetCheckBits(b) => self.set_check_bits(b),
             Command::Clear => self.clear(),
             Command::SetThreads(n) => self.set_threads(n),
+            Command::Compare { id, position, plan } => self.compare(id, position, plan),
             Command::Quit => {
                 self.stop();
                 let _ = self.commands.send(Msg::Quit);
@@ -158,18 +193,34 @@ impl Engine {
 
     /// Search a position; a running search is stopped first (it still answers `Done`).
     pub fn search(&self, id: u64, position: Position, limits: Limits) {
-        let flag = Arc::new(AtomicBool::new(false));
-        {
-            let mut cur = self.shared.stop.lock().unwrap_or_else(|e| e.into_inner());
-            cur.store(true, Relaxed);
-            *cur = flag.clone();
-        }
+        let stop = self.fresh_stop();
         let _ = self.commands.send(Msg::Search {
             id,
             position,
             limits,
-            stop: flag,
+            stop,
         });
+    }
+
+    /// Compare the replacement strategies on a position (a running search or comparison is
+    /// stopped first). Rows arrive as `CompareRow` reports, then `CompareDone`.
+    pub fn compare(&self, id: u64, position: Position, plan: compare::Plan) {
+        let stop = self.fresh_stop();
+        let _ = self.commands.send(Msg::Compare {
+            id,
+            position,
+            plan,
+            stop,
+        });
+    }
+
+    /// Stop whatever runs and hand out the flag of the next job.
+    fn fresh_stop(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut cur = self.shared.stop.lock().unwrap_or_else(|e| e.into_inner());
+        cur.store(true, Relaxed);
+        *cur = flag.clone();
+        flag
     }
 
     /// Stop the running search at once.
@@ -275,6 +326,44 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
                 othello.reset_ordering();
                 gomoku.reset_ordering();
             }
+            Msg::Compare {
+                id,
+                position,
+                plan,
+                stop,
+            } => {
+                let mut send = |e: compare::Event, must: bool| {
+                    let r = match e {
+                        compare::Event::Progress {
+                            job,
+                            nodes,
+                            elapsed_ms,
+                        } => Report::CompareProgress {
+                            id,
+                            job,
+                            nodes,
+                            elapsed_ms,
+                        },
+                        compare::Event::Done { job, outcome } => {
+                            Report::CompareRow { id, job, outcome }
+                        }
+                    };
+                    if must {
+                        send_or_stop(&reports, r, &stop)
+                    } else if reports.len() + RESERVED < REPORTS {
+                        !matches!(reports.try_send(r), Err(TrySendError::Disconnected(_)))
+                    } else {
+                        true
+                    }
+                };
+                let cancelled =
+                    crate::with_game!(&position, g => compare::run(g, &plan, &stop, &mut send));
+                if let Err(TrySendError::Disconnected(_)) =
+                    reports.try_send(Report::CompareDone { id, cancelled })
+                {
+                    break;
+                }
+            }
             Msg::Search {
                 id,
                 position,
@@ -303,6 +392,23 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
                 if let Err(TrySendError::Disconnected(_)) = reports.try_send(done) {
                     break;
                 }
+            }
+        }
+    }
+}
+
+/// Send a report that must arrive (a comparison row): waits for room while nobody stops the job;
+/// false when the receiver is gone or the job was stopped (a stopped job's rows are not wanted).
+fn send_or_stop(reports: &Sender<Report>, mut r: Report, stop: &AtomicBool) -> bool {
+    loop {
+        match reports.send_timeout(r, Duration::from_millis(20)) {
+            Ok(()) => return true,
+            Err(crossbeam_channel::SendTimeoutError::Disconnected(_)) => return false,
+            Err(crossbeam_channel::SendTimeoutError::Timeout(back)) => {
+                if stop.load(Relaxed) {
+                    return false;
+                }
+                r = back;
             }
         }
     }

@@ -26,6 +26,8 @@ enum Command {
     Play(commands::play::PlayArgs),
     /// The TT replacement experiment: fixed positions, every strategy and size, node counts.
     Bench(commands::bench::BenchArgs),
+    /// Compare the replacement strategies on one position at a table pressure where they differ.
+    Compare(commands::compare::CompareArgs),
     /// Count move paths to a depth (convention A: a pass is a ply, a finished game one leaf).
     Perft(commands::perft::PerftArgs),
     /// Print each move's Zobrist XOR terms and the hash after it.
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         None => commands::play::run(&cli.play),
         Some(Command::Play(a)) => commands::play::run(a),
         Some(Command::Bench(a)) => commands::bench::run(a),
+        Some(Command::Compare(a)) => commands::compare::run(a),
         Some(Command::Perft(a)) => commands::perft::run(a),
         Some(Command::Hash(a)) => commands::hash::run(a),
         Some(Command::Lesson(a)) => commands::lesson::run(a),

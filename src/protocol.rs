@@ -213,6 +213,12 @@ impl Thinker for EngineThinker {
                 ThinkReport::Done(id, SearchInfo::from_stats(&search))
             }
             Report::Error(e) => ThinkReport::Error(e),
+            // The protocols never ask for a comparison.
+            Report::CompareProgress { .. }
+            | Report::CompareRow { .. }
+            | Report::CompareDone { .. } => {
+                return None;
+            }
         })
     }
 

@@ -613,6 +613,12 @@ impl Table {
                             new_key: new.key,
                             new_depth: new.depth,
                             new_age: new.age,
+                            victim_size: v.size,
+                            new_size: new.size,
+                            compared: d
+                                .demote_to
+                                .and_then(|_| slots[d.slot])
+                                .map(|c| (c.key, c.depth, c.size, c.age)),
                             reason: d.reason,
                         });
                     }

@@ -22,6 +22,7 @@ pub mod hash;
 pub mod help;
 pub mod lesson;
 pub mod position;
+pub mod scroll;
 pub mod search;
 pub mod status;
 pub mod step;

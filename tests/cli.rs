@@ -135,3 +135,49 @@ fn selfplay_gomoku_small_board() {
     let o = xorboard(&["selfplay", "--check-bits", "4"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn compare_json_has_a_row_per_strategy_and_a_summary() {
+    let o = xorboard(&[
+        "compare", "--game", "othello", "--moves", "f5d6", "--depth", "6", "--tt-kib", "4",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    assert_eq!(rows.len(), 7, "five strategies, no TT, the summary");
+    let names: Vec<&str> = rows[..6]
+        .iter()
+        .map(|r| r["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["always", "depth", "two-tier", "big", "aging", "no TT"]
+    );
+    assert_eq!(rows[0]["slots"], 256);
+    for key in ["new_slot", "same_position", "replaced", "kept_old"] {
+        assert!(rows[0]["stores"][key].is_u64(), "{key}");
+    }
+    assert_eq!(rows.iter().filter(|r| r["winner"] == true).count(), 1);
+    let summary = &rows[6];
+    assert!(summary["worst_vs_best"].as_f64().unwrap() >= 1.0);
+    assert!(summary["reading"].as_str().unwrap().contains("pressure"));
+    // The text form prints the same rows.
+    let o = xorboard(&[
+        "compare", "--moves", "f5d6", "--depth", "6", "--tt-kib", "4",
+    ]);
+    let text = stdout(&o);
+    assert!(text.contains("★"), "{text}");
+    assert!(text.contains("256 slots"), "{text}");
+    for bad in [
+        vec!["compare", "--depth", "15"],
+        vec!["compare", "--tt-kib", "0"],
+        vec!["compare", "--moves", "z9"],
+    ] {
+        let o = xorboard(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
+    }
+}

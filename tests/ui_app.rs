@@ -252,7 +252,6 @@ fn new_game_resets_the_board() {
 fn quit_keys() {
     for k in [
         KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
-        KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE),
         KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
     ] {
         let mut a = app();
@@ -273,12 +272,43 @@ fn quit_keys() {
 }
 
 #[test]
-fn help_opens_and_any_key_closes_it() {
+fn esc_never_quits_the_game() {
+    let mut app = app();
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    assert!(
+        !app.quit,
+        "Esc Esc on the main screen leaves the game running"
+    );
+    // Esc closes an overlay, and the second Esc lands on the game: still running.
+    ch(&mut app, '?');
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Normal);
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.quit);
+}
+
+#[test]
+fn help_opens_scrolls_within_its_text_and_any_key_closes_it() {
     let mut app = app();
     ch(&mut app, '?');
-    assert_eq!(app.mode, Mode::Help);
+    assert_eq!(app.mode, Mode::Help(0));
+    // Drawn at 80×24 the help does not fit: it scrolls, but not past its end.
+    let theme = Theme::new(ColorMode::Mono);
+    let area = Rect::new(0, 0, 80, 24);
+    let mut buf = Buffer::empty(area);
+    app.drawn = view::draw_into(&app, area, &mut buf, &theme);
+    let max = app.drawn.overlay_max_scroll;
+    assert!(max > 0);
     ch(&mut app, 'j');
-    assert_eq!(app.help_scroll, 1);
+    assert_eq!(app.mode, Mode::Help(1));
+    key(&mut app, KeyCode::End);
+    assert_eq!(app.mode, Mode::Help(max));
+    ch(&mut app, 'j');
+    assert_eq!(app.mode, Mode::Help(max));
+    app.drawn = view::draw_into(&app, area, &mut buf, &theme);
+    let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+    assert!(text.contains("↑ more"), "{text}");
     ch(&mut app, 'x');
     assert_eq!(app.mode, Mode::Normal);
     assert!(app.game.history().is_empty());
@@ -339,14 +369,28 @@ fn layout_fits_every_game_at_its_minimum_and_at_160x48() {
         })
         .unwrap();
         let (w, h) = view::min_size(&app.game);
-        for (w, h) in [(w, h), (w + 1, h + 1), (160, 48), (250, 80)] {
+        assert!(
+            size != 15 || (w <= 80 && h <= 24),
+            "{game} {size} fits 80×24: {w}×{h}"
+        );
+        for (w, h) in [
+            (w, h),
+            (w + 1, h + 1),
+            (80, 24),
+            (120, 36),
+            (160, 48),
+            (250, 80),
+        ] {
+            if w < view::min_size(&app.game).0 || h < view::min_size(&app.game).1 {
+                continue;
+            }
             let area = Rect::new(0, 0, w, h);
             let mut buf = Buffer::empty(area);
             app.drawn = view::draw_into(&app, area, &mut buf, &theme);
             let cells = app.game.width() * app.game.height();
             assert_eq!(app.drawn.cells.len(), cells, "{game} {size} at {w}×{h}");
             let a = view::areas(&app.game, area);
-            for r in [a.board, a.search, a.hash, a.deltas, a.tt, a.status] {
+            for r in a.rects() {
                 assert!(r.right() <= w && r.bottom() <= h && r.height > 0);
             }
         }

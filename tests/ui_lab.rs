@@ -12,14 +12,14 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
 use xorboard::book::Book;
+use xorboard::engine::Report;
+use xorboard::engine::compare::{self as lab, Job, Outcome, Plan, Store};
 use xorboard::game::othello::Othello;
 use xorboard::game::{AnyGame, GameSpec};
 use xorboard::game::{Game, GameKind, Move, Side};
 use xorboard::tt::Policy;
 use xorboard::ui::app::{App, Human, Mode, Settings};
-use xorboard::ui::compare::{
-    self, CompareReport, CompareView, Job, Outcome, Plan, RunState, Store,
-};
+use xorboard::ui::compare::{self, CompareView, RunState};
 use xorboard::ui::event::Event;
 use xorboard::ui::lesson::{self, LessonView};
 use xorboard::ui::position::AnyGameExt;
@@ -183,7 +183,7 @@ fn lesson_screen_shows_board_keys_and_steps() {
     terminal
         .draw(|f| {
             let area = f.area();
-            lesson::render(&view, area, f.buffer_mut(), &mono())
+            lesson::render(&view, area, f.buffer_mut(), &mono());
         })
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
@@ -206,7 +206,7 @@ fn lesson_screen_shows_board_keys_and_steps() {
     terminal
         .draw(|f| {
             let area = f.area();
-            lesson::render(&view, area, f.buffer_mut(), &mono())
+            lesson::render(&view, area, f.buffer_mut(), &mono());
         })
         .unwrap();
     let text = format!("{}", terminal.backend());
@@ -367,47 +367,62 @@ fn outcome(nodes: u64, probes: u64, hits: u64, replacements: u64) -> Outcome {
         elapsed_ms: nodes / 1000,
         probes,
         hits,
+        usable_hits: hits / 2,
+        fills: 1000,
+        updates: 200,
         replacements,
+        rejected: 100,
         false_matches: 0,
-        best: Some("e6".into()),
-        score: "+1".into(),
+        slots: if probes > 0 { 1024 } else { 0 },
+        best: Some(Move::at(44)),
+        score: 1,
+        exact: false,
     }
 }
 
+fn name(m: Move) -> String {
+    format!("c{}", m.cell().unwrap_or(0))
+}
+
 fn synthetic_compare() -> CompareView {
-    let plan = Plan::new(6, 64, 64, Policy::TwoTier);
-    assert_eq!(
-        plan.mib,
-        compare::MAX_MIB,
-        "the comparison's table is capped"
-    );
+    let mut plan = Plan::new(6, 16, 64);
+    plan.chart = Some(Policy::TwoTier);
+    assert_eq!(plan.slots(), 1024, "16 KiB of 16-byte slots");
     let mut view = CompareView::new(
         7,
+        GameKind::Othello,
         plan.clone(),
         "Othello · 4 moves · ● black to move".into(),
-        "the last search's depth".into(),
+        "the defaults".into(),
+        1 << 16,
     );
     let figures = [
         (50_000, 50_000, 6_000, 900),
         (48_000, 48_000, 6_100, 400),
         (47_000, 47_000, 6_200, 30),
         (47_500, 47_500, 6_150, 35),
-        (47_200, 47_200, 6_180, 0),
+        (31_000, 31_000, 6_180, 20),
     ];
     for (i, &(n, p, h, r)) in figures.iter().enumerate() {
-        assert!(view.absorb(&CompareReport::Done {
-            id: 7,
-            job: Job::Row(i),
-            outcome: outcome(n, p, h, r),
-        }));
+        assert!(view.absorb(
+            &Report::CompareRow {
+                id: 7,
+                job: Job::Row(i),
+                outcome: outcome(n, p, h, r),
+            },
+            name
+        ));
     }
     // The no-TT row is still running.
-    assert!(view.absorb(&CompareReport::Progress {
-        id: 7,
-        job: Job::Row(5),
-        nodes: 61_000,
-        elapsed_ms: 80,
-    }));
+    assert!(view.absorb(
+        &Report::CompareProgress {
+            id: 7,
+            job: Job::Row(5),
+            nodes: 61_000,
+            elapsed_ms: 80,
+        },
+        name
+    ));
     for (depth, none, tt) in [
         (1, 5, 5),
         (2, 14, 14),
@@ -416,11 +431,14 @@ fn synthetic_compare() -> CompareView {
         (5, 803, 499),
     ] {
         for (tt_on, n) in [(false, none), (true, tt)] {
-            view.absorb(&CompareReport::Done {
-                id: 7,
-                job: Job::Point { depth, tt: tt_on },
-                outcome: outcome(n, 0, 0, 0),
-            });
+            view.absorb(
+                &Report::CompareRow {
+                    id: 7,
+                    job: Job::Point { depth, tt: tt_on },
+                    outcome: outcome(n, 0, 0, 0),
+                },
+                name,
+            );
         }
     }
     view
@@ -433,33 +451,46 @@ fn compare_view_fills_rows_and_points_and_ignores_other_runs() {
     assert_eq!(view.finished_rows(), 5);
     assert_eq!(view.rows[5].store, Store::None);
     assert_eq!(view.rows[5].live, Some((61_000, 80)));
+    assert_eq!(view.rows[0].best.as_deref(), Some("c44"));
     // The chart's last depth comes from the rows: two-tier (the chart's strategy) and no TT.
     assert_eq!(view.points[5].tt, Some(47_000));
     assert_eq!(view.points[5].none, None);
     assert_eq!(view.points[2].none, Some(51));
     // A stale run's report changes nothing.
     let before = view.clone();
-    assert!(!view.absorb(&CompareReport::Done {
-        id: 6,
-        job: Job::Row(5),
-        outcome: outcome(1, 1, 1, 1),
-    }));
-    assert!(!view.absorb(&CompareReport::Finished {
-        id: 6,
-        cancelled: false
-    }));
+    assert!(!view.absorb(
+        &Report::CompareRow {
+            id: 6,
+            job: Job::Row(5),
+            outcome: outcome(1, 1, 1, 1),
+        },
+        name
+    ));
+    assert!(!view.absorb(
+        &Report::CompareDone {
+            id: 6,
+            cancelled: false
+        },
+        name
+    ));
     assert_eq!(view, before);
-    view.absorb(&CompareReport::Done {
-        id: 7,
-        job: Job::Row(5),
-        outcome: outcome(98_000, 0, 0, 0),
-    });
+    view.absorb(
+        &Report::CompareRow {
+            id: 7,
+            job: Job::Row(5),
+            outcome: outcome(98_000, 0, 0, 0),
+        },
+        name,
+    );
     assert_eq!(view.points[5].none, Some(98_000));
     assert_eq!(view.rows[5].live, None);
-    view.absorb(&CompareReport::Finished {
-        id: 7,
-        cancelled: false,
-    });
+    view.absorb(
+        &Report::CompareDone {
+            id: 7,
+            cancelled: false,
+        },
+        name,
+    );
     assert_eq!(view.state, RunState::Done);
     // Plan order: every strategy, no TT, then the chart's smaller depths.
     let jobs = view.plan.jobs();
@@ -475,77 +506,133 @@ fn compare_view_fills_rows_and_points_and_ignores_other_runs() {
 }
 
 #[test]
-fn compare_screen_shows_table_and_chart() {
+fn compare_reads_rows_against_the_best_and_states_the_pressure() {
     let mut view = synthetic_compare();
-    view.absorb(&CompareReport::Done {
-        id: 7,
-        job: Job::Row(5),
-        outcome: outcome(98_000, 0, 0, 0),
-    });
-    let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
+    view.absorb(
+        &Report::CompareRow {
+            id: 7,
+            job: Job::Row(5),
+            outcome: outcome(98_000, 0, 0, 0),
+        },
+        name,
+    );
+    let outcomes = view.outcomes();
+    // aging (row 4) has the fewest nodes, always (row 0) the most.
+    assert_eq!(compare::best_and_worst(&outcomes), Some((4, 0)));
+    // (1000 + 200 + r + 100) stores ÷ 1024 slots, from the first row.
+    let p = compare::pressure(&outcomes).unwrap();
+    assert!((p - 2200.0 / 1024.0).abs() < 1e-9, "{p}");
+    let reading = compare::reading(&outcomes).unwrap();
+    assert!(
+        reading.starts_with("at 2.1× pressure, aging needs 38% fewer nodes than always"),
+        "{reading}"
+    );
+    let rows: Vec<_> = view
+        .rows
+        .iter()
+        .map(|r| (r.store, r.outcome.as_ref(), r.best.clone()))
+        .collect();
+    let cells = compare::text_rows(GameKind::Othello, &rows);
+    assert_eq!(cells[4][0], "★ aging");
+    assert_eq!(cells[4][2], "best");
+    assert_eq!(cells[0][2], "1.6×", "50k ÷ 31k nodes");
+    assert_eq!(cells[0][8], "45×", "900 ÷ 20 replacements");
+    assert_eq!(cells[5][5], "–", "no table, no hit rate");
+    let line = compare::size_line(&view.plan, Some(p), 1 << 16);
+    assert!(line.contains("16 KiB = 1,024 slots"), "{line}");
+    assert!(line.contains("positions stored ÷ slots"), "{line}");
+}
+
+#[test]
+fn compare_screen_shows_table_reading_and_chart() {
+    let mut view = synthetic_compare();
+    view.absorb(
+        &Report::CompareRow {
+            id: 7,
+            job: Job::Row(5),
+            outcome: outcome(98_000, 0, 0, 0),
+        },
+        name,
+    );
+    let mut terminal = Terminal::new(TestBackend::new(120, 36)).unwrap();
     terminal
         .draw(|f| {
             let area = f.area();
-            compare::render(&view, area, f.buffer_mut(), &mono())
+            compare::render(&view, area, f.buffer_mut(), &mono());
         })
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
     let text = format!("{}", terminal.backend());
-    assert!(text.contains("Strategy comparison · depth 6"));
-    assert!(text.contains("running 6/6 rows"));
-    for name in ["always", "depth", "two-tier", "big", "aging", "no TT"] {
+    assert!(text.contains("Compare · depth 6"));
+    assert!(text.contains("running 6/6"));
+    for name in ["always", "depth", "two-tier", "big", "★ aging", "no TT"] {
         assert!(text.contains(name), "{name}");
     }
     assert!(
-        text.contains("0.48×"),
-        "two-tier's nodes against no TT: {text}"
+        text.contains("aging needs 38% fewer nodes than always"),
+        "{text}"
     );
-    assert!(text.contains("by depth · two-tier vs no TT"));
+    assert!(text.contains("by depth (seed 001) · two-tier vs no TT"));
     assert!(text.contains("74%"), "depth 4: 195 of 265");
-    // Small screens draw what fits, without panicking.
+    // Small screens scroll; nothing panics.
+    let mut terminal = Terminal::new(TestBackend::new(80, 22)).unwrap();
+    let mut max = 0;
+    terminal
+        .draw(|f| max = compare::render(&view, f.area(), f.buffer_mut(), &mono()))
+        .unwrap();
+    assert!(max > 0, "80×22 does not hold the whole screen");
+    assert!(format!("{}", terminal.backend()).contains("↓ more"));
     for (w, h) in [(20, 6), (40, 10), (76, 14), (19, 5), (0, 0)] {
         let mut terminal = Terminal::new(TestBackend::new(w.max(1), h.max(1))).unwrap();
         terminal
-            .draw(|f| compare::render(&view, Rect::new(0, 0, w, h), f.buffer_mut(), &mono()))
+            .draw(|f| {
+                compare::render(&view, Rect::new(0, 0, w, h), f.buffer_mut(), &mono());
+            })
             .unwrap();
     }
 }
 
+fn compare_view(app: &App) -> CompareView {
+    match &app.mode {
+        Mode::Compare(v) => (**v).clone(),
+        m => panic!("not comparing: {m:?}"),
+    }
+}
+
 #[test]
-fn compare_runs_every_strategy_in_the_background_and_repeats_exactly() {
+fn compare_runs_every_strategy_through_the_engine_and_repeats_exactly() {
     let mut app = app();
     command(&mut app, "f5");
-    command(&mut app, "compare 3");
-    assert_eq!(app.mode, Mode::Compare);
+    command(&mut app, "compare 3 4k");
+    assert!(matches!(app.mode, Mode::Compare(_)));
     assert!(app.busy());
     // Keys answer while it runs: an unused key does nothing, the view stays.
     ch(&mut app, 'z');
-    assert_eq!(app.mode, Mode::Compare);
+    assert!(matches!(app.mode, Mode::Compare(_)));
     pump(&mut app, Duration::from_secs(60), |a| !a.busy());
-    let view = app.compare.clone().unwrap();
+    let view = compare_view(&app);
     assert_eq!(view.state, RunState::Done);
+    assert_eq!(view.plan.kib, 4);
     assert_eq!(view.finished_rows(), Policy::ALL.len() + 1);
     for row in &view.rows {
         let o = row.outcome.as_ref().unwrap();
         assert!(o.nodes > 0, "{:?}", row.store);
         match row.store {
             Store::None => assert_eq!(o.probes, 0, "no table, no probes"),
-            Store::Table(_) => assert!(o.probes > 0 && o.hits <= o.probes),
+            Store::Table(_) => {
+                assert!(o.probes > 0 && o.hits <= o.probes);
+                assert_eq!(o.slots, 256, "4 KiB of 16-byte slots");
+            }
         }
     }
     for p in &view.points {
         assert!(p.none.is_some() && p.tt.is_some(), "depth {}", p.depth);
     }
-    let none_row = view.rows.iter().find(|r| r.store == Store::None).unwrap();
-    assert_eq!(
-        view.points[2].none,
-        Some(none_row.outcome.as_ref().unwrap().nodes)
-    );
     // Fresh searcher and empty table per row: running again gives the same nodes.
     ch(&mut app, 'r');
     assert!(app.busy());
     pump(&mut app, Duration::from_secs(60), |a| !a.busy());
-    let again = app.compare.clone().unwrap();
+    let again = compare_view(&app);
     let nodes = |v: &CompareView| -> Vec<u64> {
         v.rows
             .iter()
@@ -553,25 +640,72 @@ fn compare_runs_every_strategy_in_the_background_and_repeats_exactly() {
             .collect()
     };
     assert_eq!(nodes(&again), nodes(&view));
+    // [ halves the table and runs again.
+    ch(&mut app, '[');
+    assert_eq!(compare_view(&app).plan.kib, 2);
+    pump(&mut app, Duration::from_secs(60), |a| !a.busy());
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.mode, Mode::Normal);
-    assert!(app.compare.is_none());
     assert_eq!(app.game.history().len(), 1, "the game did not move");
+}
+
+#[test]
+fn compare_defaults_make_strategies_differ_in_both_games() {
+    for (kind, moves) in [
+        (GameKind::Othello, ""),
+        (GameKind::Gomoku, "h8,i9,h9,h10,g8,i8,i10"),
+    ] {
+        let (depth, kib) = lab::defaults(kind);
+        let mut game = GameSpec {
+            game: kind,
+            ..GameSpec::default()
+        }
+        .start()
+        .unwrap();
+        let moves = xorboard::commands::split_moves(kind, moves).unwrap();
+        xorboard::with_game!(&mut game, g => xorboard::commands::play_moves(g, &moves)).unwrap();
+        let engine = xorboard::engine::Engine::spawn(1, Policy::Always, 64);
+        engine.compare(1, game, Plan::new(depth, kib, 64));
+        let mut nodes = Vec::new();
+        loop {
+            match engine
+                .recv_timeout(Duration::from_secs(120))
+                .expect("a report")
+            {
+                Report::CompareRow {
+                    job: Job::Row(_),
+                    outcome,
+                    ..
+                } if outcome.slots > 0 => {
+                    assert!(outcome.pressure() > 4.0, "{kind}: the table must choose");
+                    nodes.push(outcome.nodes)
+                }
+                Report::CompareDone { cancelled, .. } => {
+                    assert!(!cancelled);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let (min, max) = (nodes.iter().min().unwrap(), nodes.iter().max().unwrap());
+        assert!(
+            *max as f64 / *min as f64 > 1.2,
+            "{kind}: worst ÷ best nodes {max} ÷ {min}"
+        );
+    }
 }
 
 #[test]
 fn esc_cancels_a_running_comparison_then_closes_it() {
     let mut app = app();
     command(&mut app, "f5");
-    command(&mut app, "compare 14");
+    command(&mut app, "compare 14 1m");
     assert!(app.busy());
     let start = Instant::now();
     key(&mut app, KeyCode::Esc);
     assert!(!app.busy(), "cancelled at once");
-    // Esc does not wait for the search to end (microseconds idle; the bound allows a loaded host)
-    assert!(start.elapsed() < Duration::from_secs(3), "never waits");
-    assert_eq!(app.mode, Mode::Compare);
-    assert_eq!(app.compare.as_ref().unwrap().state, RunState::Cancelled);
+    assert!(start.elapsed() < Duration::from_millis(200), "never waits");
+    assert_eq!(compare_view(&app).state, RunState::Cancelled);
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.mode, Mode::Normal);
     // c closes a running comparison too.
@@ -580,7 +714,7 @@ fn esc_cancels_a_running_comparison_then_closes_it() {
     ch(&mut app, 'c');
     assert!(!app.busy());
     assert_eq!(app.mode, Mode::Normal);
-    // Refused: too deep, or a finished game.
+    // Refused: too deep.
     command(&mut app, "compare 15");
     assert!(
         error(&app).unwrap().contains("too deep"),
@@ -591,23 +725,19 @@ fn esc_cancels_a_running_comparison_then_closes_it() {
 }
 
 #[test]
-fn compare_default_depth_follows_the_last_search() {
+fn compare_uses_the_game_defaults_or_the_tt_size() {
     let mut app = app();
     ch(&mut app, 'c');
-    let v = app.compare.as_ref().unwrap();
-    assert_eq!(v.plan.depth, compare::default_depth(GameKind::Othello));
-    assert_eq!(v.plan.chart_policy, app.settings.policy);
+    let v = compare_view(&app);
+    assert_eq!((v.plan.depth, v.plan.kib), lab::defaults(GameKind::Othello));
+    assert_eq!(v.plan.chart, Some(app.settings.policy));
+    assert!(v.note.contains("defaults"), "{}", v.note);
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Esc);
-    app.search.depth = 5;
-    ch(&mut app, 'c');
-    assert_eq!(app.compare.as_ref().unwrap().plan.depth, 5);
-    ch(&mut app, 'c');
-    app.search.depth = 30;
-    ch(&mut app, 'c');
-    let v = app.compare.as_ref().unwrap();
-    assert_eq!(v.plan.depth, compare::default_cap(GameKind::Othello));
-    assert!(v.depth_note.contains("capped"));
+    command(&mut app, "compare 4 tt");
+    let v = compare_view(&app);
+    assert_eq!(v.plan.kib, app.settings.tt_mib * 1024);
+    assert!(v.note.contains(":tt"), "{}", v.note);
     ch(&mut app, 'c');
 }
 

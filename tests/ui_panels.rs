@@ -307,6 +307,9 @@ fn busy_tt() -> TtView {
             new_key: 0x0123_4567_89AB_CDEF,
             new_depth: 9,
             new_age: 2,
+            victim_size: 20,
+            new_size: 44,
+            compared: None,
             reason: "deeper",
         };
         2
@@ -324,8 +327,9 @@ fn tt_panel_shows_counters_sparkline_switch_gauge_and_events() {
     assert!(text.contains("TT · depth · 64 MiB · 16 check bits · ⇄ 1"));
     assert!(text.contains("┃"), "switch mark in the sparkline");
     assert!(text.contains("two-tier → depth mid-search"));
-    assert!(text.contains("deeper"));
-    assert!(text.contains("collision lab: false matches 3 vs"), "{text}");
+    assert!(text.contains("depth: newcomer d9 ≥"), "{text}");
+    assert!(text.contains("collision lab: 3 false vs"), "{text}");
+    assert!(text.contains("stores:  new slot 90.0k  same position 24.0k  replaced 45.0k"));
 }
 
 #[test]
@@ -365,9 +369,8 @@ fn expected_false_matches_follow_the_fill_and_the_check_bits() {
     assert_eq!(view.expected_false, 0.0);
     let backend = draw(100, 6, |area, buf| tt::render(&view, area, buf, &mono()));
     assert!(
-        format!("{backend}").contains(
-            "false matches 0 vs 0 expected = Σ probes × 4 slots × fill (0.0% now) / 2^16"
-        )
+        format!("{backend}")
+            .contains("collision lab: 0 false vs 0 expected = probes × 4 slots × hashfull ÷ 2^16")
     );
 }
 
@@ -460,7 +463,7 @@ impl WithStyles for Buffer {
 fn status_line_shows_prompt_message_and_keys() {
     let theme = mono();
     let backend = draw(40, 2, |area, buf| {
-        status::render(&Mode::Command("f5".into()), None, area, buf, &theme)
+        status::render(&Mode::Command("f5".into()), None, false, area, buf, &theme)
     });
     assert_eq!(
         backend.buffer().content()[..40]
@@ -474,7 +477,7 @@ fn status_line_shows_prompt_message_and_keys() {
         error: true,
     };
     let backend = draw(50, 1, |area, buf| {
-        status::render(&Mode::Normal, Some(&err), area, buf, &theme)
+        status::render(&Mode::Normal, Some(&err), false, area, buf, &theme)
     });
     let line: String = backend
         .buffer()
@@ -490,14 +493,24 @@ fn status_line_shows_prompt_message_and_keys() {
     );
     // No message: the keys.
     let backend = draw(50, 1, |area, buf| {
-        status::render(&Mode::Normal, None, area, buf, &theme)
+        status::render(&Mode::Normal, None, false, area, buf, &theme)
     });
     assert!(format!("{backend}").contains("move · ⏎ play"));
+    // However narrow, the keys end with help and quit, and no key is cut.
+    for width in [30, 50, 80, 120, 200] {
+        let keys = status::main_keys(width, true);
+        assert!(keys.ends_with("? help · q quit"), "{width}: {keys}");
+        assert!(keys.chars().count() <= width.max(15), "{width}: {keys}");
+    }
+    assert!(status::main_keys(80, true).contains("Tab panels"));
+    assert!(!status::main_keys(200, false).contains("Tab"));
 }
 
 #[test]
 fn help_overlay_explains_every_panel() {
-    let backend = draw(100, 80, |area, buf| help::render(area, buf, &mono(), 0));
+    let backend = draw(100, 80, |area, buf| {
+        help::render(area, buf, &mono(), 0);
+    });
     insta::assert_snapshot!(backend);
     let text = format!("{backend}");
     for heading in [

@@ -26,6 +26,13 @@ pub struct ReplacementEvent {
     pub new_key: u64,
     pub new_depth: u8,
     pub new_age: u8,
+    /// [`size_class`](crate::tt::size_class) of the victim's and the newcomer's subtrees.
+    pub victim_size: u8,
+    pub new_size: u8,
+    /// The entry the strategy compared the newcomer with, when it is not the victim: the
+    /// two-slot strategies compare with the first slot's entry, move it to the second slot
+    /// and so evict the entry there. (key, depth, size class, age.)
+    pub compared: Option<(u64, u8, u8, u8)>,
     /// Why the victim went: "always", "deeper", "demoted", "bigger subtree", "older", …
     pub reason: &'static str,
 }
@@ -178,6 +185,9 @@ mod tests {
             new_key: k + 1,
             new_depth: 1,
             new_age: 0,
+            victim_size: 0,
+            new_size: 0,
+            compared: None,
             reason: "always",
         }
     }

@@ -24,14 +24,16 @@ use ratatui::crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::command::{self, Cmd};
-use super::compare::{self, CompareReport, CompareRun, CompareView, Plan, RunState};
+use super::compare::{self, CompareView, RunState};
 use super::event::Event;
 use super::lesson::LessonView;
 use super::position::{AnyGameExt, outcome_text, stone_glyph};
 use super::search::{Activity, BookMove, SearchView};
 use super::step::StepView;
 use super::tt::TtView;
+use super::view::Tab;
 use crate::book::Book;
+use crate::engine::compare::{self as lab, Plan};
 use crate::engine::{Engine, Report};
 use crate::error::Error as CommandError;
 use crate::game::{AnyGame, GameSpec};
@@ -140,14 +142,14 @@ pub enum Mode {
     Normal,
     /// Typing after `:`; holds the text so far.
     Command(String),
-    /// The help overlay is open.
-    Help,
+    /// The help overlay is open, scrolled by this many lines.
+    Help(u16),
     /// The lesson screen (`L`) is open.
     Lesson,
     /// Stepping through the last move's XOR terms (`x`).
     Step,
-    /// The strategy comparison (`c`) is open.
-    Compare,
+    /// The strategy comparison (`c`) is open, with its model.
+    Compare(Box<CompareView>),
 }
 
 /// The one-line message in the status line.
@@ -179,6 +181,12 @@ struct Pending {
 pub struct Drawn {
     /// Each board cell's rectangle on screen and its cell index.
     pub cells: Vec<(Rect, usize)>,
+    /// The open overlay's largest scroll offset (0 when it fits).
+    pub overlay_max_scroll: u16,
+    /// The tab bar's names and their rectangles (tabbed layout only).
+    pub tabs: Vec<(Rect, Tab)>,
+    /// The tabs the layout offers (empty when every panel is shown).
+    pub tab_list: Vec<Tab>,
 }
 
 /// One recent move's XOR terms, for the XOR-terms panel.
@@ -225,15 +233,14 @@ pub struct App {
     pub paused: bool,
     pub quit: bool,
     pub drawn: Drawn,
-    /// First line of the help overlay shown (it scrolls on small screens).
-    pub help_scroll: u16,
+    /// The side panel shown when the screen is too narrow for all of them (Tab cycles).
+    pub tab: Tab,
     /// The lesson screen's model (kept between visits).
     pub lesson: LessonView,
     /// The step-through's model while it is on.
     pub step: Option<StepView>,
-    /// The strategy comparison's model while its screen is open.
-    pub compare: Option<CompareView>,
-    compare_run: Option<CompareRun>,
+    /// The id of the comparison the engine is running, if one runs.
+    compare_running: Option<u64>,
     /// Keeping the game for `--resume` failed once (said once, not after every move).
     keep_failed: bool,
     engine: Engine,
@@ -270,11 +277,10 @@ impl App {
             paused: false,
             quit: false,
             drawn: Drawn::default(),
-            help_scroll: 0,
+            tab: Tab::default(),
             lesson: LessonView::default(),
             step: None,
-            compare: None,
-            compare_run: None,
+            compare_running: None,
             keep_failed: false,
             engine,
             next_id: 1,
@@ -293,12 +299,12 @@ impl App {
     /// Whether something runs in the background that the screen shows live: a search or a
     /// comparison (the terminal loop then redraws every frame).
     pub fn busy(&self) -> bool {
-        self.thinking() || self.compare_run.is_some()
+        self.thinking() || self.compare_running.is_some()
     }
 
     /// Whether a study screen holds the game (the engine waits).
     pub fn holding(&self) -> bool {
-        matches!(self.mode, Mode::Lesson | Mode::Step | Mode::Compare)
+        matches!(self.mode, Mode::Lesson | Mode::Step | Mode::Compare(_))
     }
 
     /// Whether a search (a move or a hint) is running.
@@ -318,10 +324,6 @@ impl App {
             self.update(Event::Engine(report));
             n += 1;
         }
-        while let Some(report) = self.compare_run.as_ref().and_then(CompareRun::try_recv) {
-            self.update(Event::Compare(report));
-            n += 1;
-        }
         n
     }
 
@@ -332,7 +334,6 @@ impl App {
             Event::Mouse(mouse) => self.on_mouse(mouse),
             Event::Resize(..) | Event::Tick => {}
             Event::Engine(report) => self.on_report(report, Instant::now()),
-            Event::Compare(report) => self.on_compare(report),
         }
     }
 
@@ -374,25 +375,37 @@ impl App {
                 KeyCode::Char(c) if !ctrl && line.chars().count() < 200 => line.push(c),
                 _ => {}
             },
-            Mode::Help => match key.code {
-                KeyCode::Char('q') => self.request_quit(),
-                KeyCode::Down | KeyCode::Char('j') => {
-                    self.help_scroll = self.help_scroll.saturating_add(1)
+            Mode::Help(scroll) => {
+                let max = self.drawn.overlay_max_scroll;
+                match key.code {
+                    KeyCode::Char('q') => self.request_quit(),
+                    KeyCode::Down | KeyCode::Char('j') => *scroll = (*scroll + 1).min(max),
+                    KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
+                    KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + 10).min(max),
+                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                    KeyCode::Home => *scroll = 0,
+                    KeyCode::End => *scroll = max,
+                    _ => self.mode = Mode::Normal,
                 }
-                KeyCode::Up | KeyCode::Char('k') => {
-                    self.help_scroll = self.help_scroll.saturating_sub(1)
-                }
-                _ => self.mode = Mode::Normal,
-            },
+            }
             Mode::Lesson => self.lesson_key(key),
             Mode::Step => self.step_key(key),
-            Mode::Compare => self.compare_key(key),
+            Mode::Compare(_) => self.compare_key(key),
             Mode::Normal => self.normal_key(key),
         }
     }
 
     fn lesson_key(&mut self, key: KeyEvent) {
+        let max = self.drawn.overlay_max_scroll;
         match key.code {
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.lesson.scroll = (self.lesson.scroll + 1).min(max)
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.lesson.scroll = self.lesson.scroll.saturating_sub(1)
+            }
+            KeyCode::PageDown => self.lesson.scroll = (self.lesson.scroll + 10).min(max),
+            KeyCode::PageUp => self.lesson.scroll = self.lesson.scroll.saturating_sub(10),
             KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => self.lesson.next(),
             KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => self.lesson.prev(),
             KeyCode::Home => self.lesson.pos = 0,
@@ -420,32 +433,57 @@ impl App {
     }
 
     fn compare_key(&mut self, key: KeyEvent) {
-        let running = self.compare_run.is_some();
+        let running = self.compare_running.is_some();
+        let Mode::Compare(view) = &mut self.mode else {
+            return;
+        };
+        let (depth, kib) = (view.plan.depth, view.plan.kib);
         match key.code {
+            KeyCode::Up | KeyCode::Char('k') => view.scroll = view.scroll.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => {
+                view.scroll = (view.scroll + 1).min(self.drawn.overlay_max_scroll)
+            }
+            KeyCode::PageUp => view.scroll = view.scroll.saturating_sub(10),
+            KeyCode::PageDown => {
+                view.scroll = (view.scroll + 10).min(self.drawn.overlay_max_scroll)
+            }
             KeyCode::Esc if running => {
-                self.compare_run = None;
-                if let Some(v) = self.compare.as_mut() {
-                    v.state = RunState::Cancelled;
-                    for row in &mut v.rows {
-                        row.live = None;
-                    }
-                }
+                self.stop_compare();
                 self.info("comparison cancelled (Esc again closes it)");
             }
             KeyCode::Esc | KeyCode::Char('c' | 'q') => {
-                self.compare_run = None;
-                self.compare = None;
+                self.stop_compare();
                 self.leave_study(if running {
                     "comparison cancelled and closed"
                 } else {
                     "comparison closed"
                 });
             }
-            KeyCode::Char('r') if !running => {
-                let depth = self.compare.as_ref().map(|v| v.plan.depth);
-                self.open_compare(depth);
+            KeyCode::Char('r') if !running => self.open_compare(Some(depth), Some(kib)),
+            KeyCode::Char('[') if !running => {
+                self.open_compare(Some(depth), Some((kib / 2).max(lab::MIN_KIB)))
             }
+            KeyCode::Char(']') if !running => {
+                self.open_compare(Some(depth), Some((kib * 2).min(lab::MAX_KIB)))
+            }
+            KeyCode::Char('-') if !running && depth > 1 => {
+                self.open_compare(Some(depth - 1), Some(kib))
+            }
+            KeyCode::Char('+' | '=') if !running => self.open_compare(Some(depth + 1), Some(kib)),
             _ => {}
+        }
+    }
+
+    /// Stop the running comparison, if any; its screen stays, marked cancelled.
+    fn stop_compare(&mut self) {
+        if self.compare_running.take().is_some() {
+            self.engine.stop();
+            if let Mode::Compare(v) = &mut self.mode {
+                v.state = RunState::Cancelled;
+                for row in &mut v.rows {
+                    row.live = None;
+                }
+            }
         }
     }
 
@@ -472,15 +510,23 @@ impl App {
                 };
                 self.switch_game(other, None);
             }
-            KeyCode::Char('?') => {
-                self.help_scroll = 0;
-                self.mode = Mode::Help;
+            KeyCode::Char('?') => self.mode = Mode::Help(0),
+            KeyCode::Tab | KeyCode::BackTab => {
+                let list = if self.drawn.tab_list.is_empty() {
+                    Tab::ALL.to_vec()
+                } else {
+                    self.drawn.tab_list.clone()
+                };
+                self.tab = self.tab.next_in(&list, key.code == KeyCode::BackTab);
             }
             KeyCode::Char('L') => self.open_lesson(),
             KeyCode::Char('x') => self.open_step(),
-            KeyCode::Char('c') => self.open_compare(None),
+            KeyCode::Char('c') => self.open_compare(None, None),
             KeyCode::Char('b') => self.set_book(!self.settings.book),
-            KeyCode::Char('q') | KeyCode::Esc => self.request_quit(),
+            KeyCode::Char('q') => self.request_quit(),
+            // Esc closes things; on the game itself it never quits (a second Esc after closing
+            // an overlay must not end the game).
+            KeyCode::Esc => self.info("q quits · ? help"),
             _ => {}
         }
     }
@@ -490,10 +536,14 @@ impl App {
             return;
         }
         match self.mode {
-            Mode::Help => self.mode = Mode::Normal,
-            Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare => {}
+            Mode::Help(_) => self.mode = Mode::Normal,
+            Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare(_) => {}
             Mode::Normal => {
                 let at = Position::new(mouse.column, mouse.row);
+                if let Some(&(_, tab)) = self.drawn.tabs.iter().find(|(r, _)| r.contains(at)) {
+                    self.tab = tab;
+                    return;
+                }
                 let hit = self.drawn.cells.iter().find(|(r, _)| r.contains(at));
                 if let Some(&(_, cell)) = hit {
                     self.cursor = cell;
@@ -559,15 +609,12 @@ impl App {
             Cmd::Hint => self.hint(),
             Cmd::Pause => self.toggle_pause(),
             Cmd::EngineNow => self.engine_now(),
-            Cmd::Help => {
-                self.help_scroll = 0;
-                self.mode = Mode::Help;
-            }
+            Cmd::Help => self.mode = Mode::Help(0),
             Cmd::Quit => self.request_quit(),
             Cmd::Save(path) => self.save(&path),
             Cmd::Load(path) => self.load(&path),
             Cmd::Book(on) => self.set_book(on.unwrap_or(!self.settings.book)),
-            Cmd::Compare(depth) => self.open_compare(depth),
+            Cmd::Compare(depth, kib) => self.open_compare(depth, kib),
             Cmd::Lesson => self.open_lesson(),
             Cmd::Step => self.open_step(),
         }
@@ -577,7 +624,7 @@ impl App {
 
     fn request_quit(&mut self) {
         self.cancel_search();
-        self.compare_run = None;
+        self.stop_compare();
         self.keep();
         self.quit = true;
     }
@@ -630,72 +677,72 @@ impl App {
         self.info("step-through: → applies the next XOR term, Esc or x leaves");
     }
 
-    /// Start a comparison at `depth` (or the last search's depth, capped; or the default).
-    fn open_compare(&mut self, depth: Option<u32>) {
+    /// Start a comparison at `depth` on tables of `kib` KiB (0: the game's table size); the
+    /// defaults for the game where not given (the last comparison's depth and size on a rerun).
+    fn open_compare(&mut self, depth: Option<u32>, kib: Option<usize>) {
         if let Some(end) = outcome_text(&self.game) {
             return self.error(format!("the game is over ({end}): nothing to search"));
         }
         let kind = self.game.kind();
-        let max = compare::max_depth(kind);
-        let (depth, note) = match depth {
-            Some(d) if d > max => {
-                return self.error(format!(
-                    "comparison depth {d} too deep for {kind}: 1 to {max}"
-                ));
-            }
-            Some(d) => (d, "as asked".to_string()),
-            None if self.search.depth > compare::default_cap(kind) => (
-                compare::default_cap(kind),
-                format!(
-                    "the last search reached {}; capped, :compare N for another",
-                    self.search.depth
-                ),
-            ),
-            None if self.search.depth > 0 => (self.search.depth, "the last search's depth".into()),
-            None => (
-                compare::default_depth(kind),
-                "no search yet: the default".into(),
-            ),
+        let max = lab::max_depth(kind);
+        let (d0, k0) = lab::defaults(kind);
+        let depth = depth.unwrap_or(d0);
+        if depth > max {
+            return self.error(format!(
+                "comparison depth {depth} too deep for {kind}: 1 to {max}"
+            ));
+        }
+        let game_kib = self.settings.tt_mib * 1024;
+        let kib = match kib {
+            Some(0) => game_kib.min(lab::MAX_KIB),
+            Some(k) => k,
+            None => k0,
         };
-        let plan = Plan::new(
-            depth,
-            self.settings.tt_mib,
-            self.settings.check_bits,
-            self.settings.policy,
-        );
+        let note = if (depth, kib) == (d0, k0) {
+            format!("the defaults for {kind}: a table small enough that strategies must choose")
+        } else if kib == game_kib {
+            "the game's own table size (:tt)".to_string()
+        } else {
+            "as asked (:compare DEPTH SIZE; [ ] halve / double the table, - + the depth)".into()
+        };
+        let mut plan = Plan::new(depth, kib, self.settings.check_bits);
+        plan.chart = Some(self.settings.policy);
+        self.cancel_search();
+        self.stop_compare();
         let id = self.next_id;
         self.next_id += 1;
-        self.compare_run = None;
-        match CompareRun::start(id, self.game.clone(), plan.clone()) {
-            Ok(run) => self.compare_run = Some(run),
-            Err(e) => return self.error(e),
-        }
-        self.compare = Some(CompareView::new(
+        self.engine.compare(id, self.game.clone(), plan.clone());
+        self.compare_running = Some(id);
+        let game_slots = self.settings.tt_mib * (1 << 20) / crate::tt::SLOT_BYTES;
+        let view = CompareView::new(
             id,
+            kind,
             plan,
             compare::describe(&self.game),
             note,
-        ));
-        self.hold(Mode::Compare);
+            game_slots,
+        );
+        self.hold(Mode::Compare(Box::new(view)));
         self.info(format!(
-            "comparing every strategy at depth {depth} in the background: Esc cancels"
+            "comparing every strategy at depth {depth} on {kib} KiB tables: Esc cancels"
         ));
     }
 
-    fn on_compare(&mut self, report: CompareReport) {
-        let Some(view) = self.compare.as_mut() else {
+    fn on_compare(&mut self, report: &Report) {
+        let game = &self.game;
+        let Mode::Compare(view) = &mut self.mode else {
             return;
         };
-        if !view.absorb(&report) {
+        if !view.absorb(report, |m| game.name(m)) {
             return;
         }
-        if let CompareReport::Finished { cancelled, .. } = report {
-            self.compare_run = None;
-            if !cancelled {
-                let (done, depth) = (view.finished_rows(), view.plan.depth);
-                self.info(format!(
-                    "comparison done: {done} rows at depth {depth} (r runs it again, Esc closes)"
-                ));
+        if let Report::CompareDone { cancelled, .. } = report {
+            self.compare_running = None;
+            if !*cancelled {
+                let outcomes = view.outcomes();
+                let text =
+                    compare::reading(&outcomes).unwrap_or_else(|| "comparison done".to_string());
+                self.info(format!("{text} (r again, Esc closes)"));
             }
         }
     }
@@ -1190,6 +1237,9 @@ impl App {
                 }
                 self.finish(p.purpose, search.best);
             }
+            Report::CompareProgress { .. }
+            | Report::CompareRow { .. }
+            | Report::CompareDone { .. } => self.on_compare(&report),
             Report::Error(e) => {
                 self.error(format!("engine: {e}"));
                 if self.pending.take().is_some() {

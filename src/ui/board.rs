@@ -95,7 +95,7 @@ fn footer(view: &BoardView) -> String {
 /// Draw the board; returns each drawn cell's rectangle and index.
 pub fn render(view: &BoardView, area: Rect, buf: &mut Buffer, theme: &Theme) -> Vec<(Rect, usize)> {
     let g = view.game;
-    let block = theme.panel(title(view), theme.title);
+    let block = theme.panel_fit(title(view), theme.title, area.width);
     let inner = block.inner(area);
     block.render(area, buf);
     let mut drawn = Vec::new();

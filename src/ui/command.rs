@@ -44,8 +44,9 @@ pub enum Cmd {
     Load(String),
     /// The opening book: on, off, or toggle.
     Book(Option<bool>),
-    /// The strategy comparison, at this depth or the default.
-    Compare(Option<u32>),
+    /// The strategy comparison, at this depth and table size (KiB; `Some(0)`: the game's own
+    /// table size) or the defaults.
+    Compare(Option<u32>, Option<usize>),
     /// The lesson screen.
     Lesson,
     /// The step-through of the last move.
@@ -56,7 +57,7 @@ pub enum Cmd {
 pub const COMMANDS: &str = ":f5 :h8 (a move)  :new  :undo  :redo  :strategy NAME  :tt MIB  \
 :bits N  :game othello|gomoku [SIZE]  :rule freestyle|exact5  :human black|white|both|none  \
 :time MS  :depth N|off  :hint  :pause  :engine  :save FILE  :load FILE  :book on|off  \
-:compare [DEPTH]  :lesson  :step  :help  :quit";
+:compare [DEPTH] [SIZE: 16k, 2m, tt]  :lesson  :step  :help  :quit";
 
 /// Parse a command line (without the leading `:`).
 pub fn parse(line: &str) -> Result<Cmd, String> {
@@ -208,18 +209,44 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
             [a] if a.eq_ignore_ascii_case("off") => Ok(Cmd::Book(Some(false))),
             _ => Err(format!(":{word} takes on or off")),
         },
-        "compare" | "c" => match args.as_slice() {
-            [] => Ok(Cmd::Compare(None)),
-            [a] => match a.parse::<u32>() {
-                Ok(d) if (1..=64).contains(&d) => Ok(Cmd::Compare(Some(d))),
+        "compare" | "c" => {
+            let depth = |a: &str| match a.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => Ok(d),
                 _ => Err(format!("depth '{a}' not accepted: a whole number of plies")),
-            },
-            _ => Err(format!(":{word} takes at most a depth")),
-        },
+            };
+            match args.as_slice() {
+                [] => Ok(Cmd::Compare(None, None)),
+                [a] => Ok(Cmd::Compare(Some(depth(a)?), None)),
+                [a, b] => Ok(Cmd::Compare(Some(depth(a)?), Some(compare_size(b)?))),
+                _ => Err(format!(
+                    ":{word} takes a depth and a table size (16k, 2m, tt)"
+                )),
+            }
+        }
         "lesson" => no_args(Cmd::Lesson),
         "step" | "x" => no_args(Cmd::Step),
         _ if args.is_empty() => Ok(Cmd::Move(head.to_string())),
         _ => Err(format!("unknown command ':{head}' (? lists the commands)")),
+    }
+}
+
+/// A comparison table size in KiB: `16k`, `512`, `2m`, or `tt` (0: the game's own size).
+fn compare_size(a: &str) -> Result<usize, String> {
+    use crate::engine::compare::{MAX_KIB, MIN_KIB};
+    let lower = a.to_ascii_lowercase();
+    if lower == "tt" {
+        return Ok(0);
+    }
+    let (digits, scale) = if let Some(d) = lower.strip_suffix('m') {
+        (d, 1024)
+    } else {
+        (lower.strip_suffix('k').unwrap_or(&lower), 1)
+    };
+    match digits.parse::<usize>() {
+        Ok(n) if (MIN_KIB..=MAX_KIB).contains(&n.saturating_mul(scale)) => Ok(n * scale),
+        _ => Err(format!(
+            "table size '{a}' not accepted: KiB like 16k, MiB like 2m (1k to 64m), or tt"
+        )),
     }
 }
 
@@ -254,8 +281,11 @@ mod tests {
         assert_eq!(parse("book"), Ok(Cmd::Book(None)));
         assert_eq!(parse("book ON"), Ok(Cmd::Book(Some(true))));
         assert_eq!(parse("book off"), Ok(Cmd::Book(Some(false))));
-        assert_eq!(parse("compare"), Ok(Cmd::Compare(None)));
-        assert_eq!(parse("compare 6"), Ok(Cmd::Compare(Some(6))));
+        assert_eq!(parse("compare"), Ok(Cmd::Compare(None, None)));
+        assert_eq!(parse("compare 6"), Ok(Cmd::Compare(Some(6), None)));
+        assert_eq!(parse("compare 6 64k"), Ok(Cmd::Compare(Some(6), Some(64))));
+        assert_eq!(parse("compare 6 2M"), Ok(Cmd::Compare(Some(6), Some(2048))));
+        assert_eq!(parse("compare 6 tt"), Ok(Cmd::Compare(Some(6), Some(0))));
         assert_eq!(parse("lesson"), Ok(Cmd::Lesson));
         assert_eq!(parse("step"), Ok(Cmd::Step));
     }
@@ -284,6 +314,10 @@ mod tests {
             "book maybe",
             "compare deep",
             "compare 0",
+            "compare 6 0k",
+            "compare 6 huge",
+            "compare 6 65m",
+            "compare 6 1k 2",
             "lesson 2",
         ] {
             let e = parse(bad).expect_err(bad);

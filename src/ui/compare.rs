@@ -1,174 +1,31 @@
 //! The strategy comparison (`c`): the current position searched again to one depth under every
-//! replacement strategy and without a table, on a background thread, with the results filling a
-//! table as they arrive; and seed 001's experiment beside it — nodes with and without a TT for
-//! every depth from 1 to that depth, as a chart.
+//! replacement strategy and without a table, by the engine thread (`crate::engine::compare`), on
+//! a table small enough that the strategies must choose; the rows fill as they arrive. Below
+//! them, seed 001's experiment: nodes with and without a TT for every depth up to that depth.
 //!
-//! Method (as `xorboard bench` does): every run uses a fresh [`Searcher`] (no move-ordering
-//! history carried over) and an emptied table, so node counts depend only on the position, the
-//! depth and the strategy, and two runs of the same comparison give the same nodes. One table of
-//! at most [`MAX_MIB`] MiB is allocated for the whole comparison and cleared between runs, which
-//! keeps the process within its memory budget beside the game's own table.
+//! Every row is read against the best strategy (fewest nodes): nodes and time as multiples of
+//! its figures, hit rate in points against its rate, replacements as a multiple; the winner is
+//! marked ★ and one line says what the rows mean. `xorboard compare` prints the same rows
+//! ([`text_rows`]).
 //!
-//! Promises: the UI thread never waits on the comparison — [`CompareRun`] hands reports over a
-//! channel drained with `try_recv`; [`CompareRun::cancel`] (and dropping the handle) sets the stop
-//! flag the search polls every 1024 nodes, and a run cut short reports nothing for that row.
+//! Promises: the UI thread never waits on the comparison; the engine's reports are matched by
+//! id, so a cancelled run's late reports change nothing.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition, Paragraph, Widget};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition, Widget};
 
 use super::format;
 use super::position::AnyGameExt;
+use super::scroll;
 use super::theme::Theme;
+use crate::engine::Report;
+use crate::engine::compare::{Job, Outcome, Plan, Store};
 use crate::game::AnyGame;
-use crate::game::GameKind;
-use crate::search::{Limits, SearchStats, Searchable, Searcher, TtStore, score_text};
-use crate::tt::{Policy, Table, TtStats};
-use crate::with_game;
-
-/// Largest table a comparison allocates, in MiB (the game's own size if smaller).
-pub const MAX_MIB: usize = 16;
-/// Depth used when no search has run yet, and the most a default may reach.
-pub fn default_depth(kind: GameKind) -> u32 {
-    match kind {
-        GameKind::Othello => 8,
-        GameKind::Gomoku => 4,
-    }
-}
-/// Deepest comparison a default picks from the last search (deeper ones are asked for by
-/// `:compare N`): the row without a TT grows fast.
-pub fn default_cap(kind: GameKind) -> u32 {
-    match kind {
-        GameKind::Othello => 10,
-        GameKind::Gomoku => 6,
-    }
-}
-/// Deepest comparison accepted at all (as `bench`).
-pub fn max_depth(kind: GameKind) -> u32 {
-    match kind {
-        GameKind::Othello => 14,
-        GameKind::Gomoku => 10,
-    }
-}
-
-/// What one row searches with.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Store {
-    /// The fixed table under this strategy.
-    Table(Policy),
-    /// No transposition table at all.
-    None,
-}
-
-impl Store {
-    pub fn name(self) -> &'static str {
-        match self {
-            Store::Table(p) => p.name(),
-            Store::None => "no TT",
-        }
-    }
-}
-
-/// One unit of work of the background thread.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Job {
-    /// Row `i` of the table (at the comparison's depth).
-    Row(usize),
-    /// A point of the by-depth chart: this depth, with the chart's strategy or without a TT.
-    Point { depth: u32, tt: bool },
-}
-
-/// The figures of one finished run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    pub nodes: u64,
-    pub elapsed_ms: u64,
-    pub probes: u64,
-    pub hits: u64,
-    pub replacements: u64,
-    pub false_matches: u64,
-    pub best: Option<String>,
-    pub score: String,
-}
-
-impl Outcome {
-    fn new(
-        kind: GameKind,
-        s: &SearchStats,
-        tt: &TtStats,
-        name: impl Fn(&SearchStats) -> Option<String>,
-    ) -> Outcome {
-        Outcome {
-            nodes: s.nodes,
-            elapsed_ms: s.elapsed_ms,
-            probes: tt.probes,
-            hits: tt.hits,
-            replacements: tt.replacements,
-            false_matches: tt.false_matches,
-            best: name(s),
-            score: score_text(kind, s.score),
-        }
-    }
-}
-
-/// What the background thread tells the UI.
-#[derive(Clone, Debug)]
-pub enum CompareReport {
-    /// A running job's live figures.
-    Progress {
-        id: u64,
-        job: Job,
-        nodes: u64,
-        elapsed_ms: u64,
-    },
-    /// A job finished its depth.
-    Done { id: u64, job: Job, outcome: Outcome },
-    /// Every job is done, or the run was cancelled.
-    Finished { id: u64, cancelled: bool },
-}
-
-/// What to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    pub depth: u32,
-    pub mib: usize,
-    pub check_bits: u32,
-    /// The strategy of the chart's "with a TT" line.
-    pub chart_policy: Policy,
-    pub rows: Vec<Store>,
-}
-
-impl Plan {
-    /// Every strategy, then no TT, at `depth`; the chart with `chart_policy`.
-    pub fn new(depth: u32, mib: usize, check_bits: u32, chart_policy: Policy) -> Plan {
-        let mut rows: Vec<Store> = Policy::ALL.iter().map(|&p| Store::Table(p)).collect();
-        rows.push(Store::None);
-        Plan {
-            depth,
-            mib: mib.clamp(1, MAX_MIB),
-            check_bits,
-            chart_policy,
-            rows,
-        }
-    }
-
-    /// The jobs in the order they run: the table's rows, then the chart's smaller depths (its
-    /// last depth comes from the rows).
-    pub fn jobs(&self) -> Vec<Job> {
-        let mut jobs: Vec<Job> = (0..self.rows.len()).map(Job::Row).collect();
-        for depth in 1..self.depth {
-            jobs.push(Job::Point { depth, tt: false });
-            jobs.push(Job::Point { depth, tt: true });
-        }
-        jobs
-    }
-}
+use crate::game::{GameKind, Move};
+use crate::search::score_text;
 
 /// Where a comparison stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +42,8 @@ pub struct Row {
     /// Live figures of the run in progress: (nodes, ms).
     pub live: Option<(u64, u64)>,
     pub outcome: Option<Outcome>,
+    /// The best move found, named.
+    pub best: Option<String>,
 }
 
 /// One depth of the chart: nodes without and with a TT.
@@ -195,24 +54,37 @@ pub struct Point {
     pub tt: Option<u64>,
 }
 
-/// The comparison screen's model.
+/// The comparison screen's model (it lives in `Mode::Compare`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompareView {
     pub id: u64,
+    pub kind: GameKind,
     pub plan: Plan,
-    /// What was searched, in words (`Othello, 12 moves, ○ to move`).
+    /// What was searched, in words (`Othello · 12 moves · ○ white to move`).
     pub position: String,
     pub rows: Vec<Row>,
     pub points: Vec<Point>,
     pub state: RunState,
-    /// Why this depth (`the last search's depth`, `asked for`, …).
-    pub depth_note: String,
+    /// Why this depth and size (`defaults for Othello`, `asked for`, …).
+    pub note: String,
+    /// The game's own table in slots, to say what the comparison's pressure would be there.
+    pub game_slots: usize,
+    /// First line shown (the screen scrolls when it does not fit).
+    pub scroll: u16,
 }
 
 impl CompareView {
-    pub fn new(id: u64, plan: Plan, position: String, depth_note: String) -> CompareView {
+    pub fn new(
+        id: u64,
+        kind: GameKind,
+        plan: Plan,
+        position: String,
+        note: String,
+        game_slots: usize,
+    ) -> CompareView {
         CompareView {
             id,
+            kind,
             rows: plan
                 .rows
                 .iter()
@@ -220,26 +92,34 @@ impl CompareView {
                     store,
                     live: None,
                     outcome: None,
+                    best: None,
                 })
                 .collect(),
-            points: (1..=plan.depth)
-                .map(|depth| Point {
-                    depth,
-                    none: None,
-                    tt: None,
-                })
-                .collect(),
+            points: if plan.chart.is_some() {
+                (1..=plan.depth)
+                    .map(|depth| Point {
+                        depth,
+                        none: None,
+                        tt: None,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             plan,
             position,
             state: RunState::Running,
-            depth_note,
+            note,
+            game_slots,
+            scroll: 0,
         }
     }
 
-    /// Take in one report; reports of another run are ignored. Returns whether it was this run's.
-    pub fn absorb(&mut self, report: &CompareReport) -> bool {
+    /// Take in one engine report; reports of another run (or not of a comparison) are ignored.
+    /// Returns whether it was this run's. `name` names a move.
+    pub fn absorb(&mut self, report: &Report, name: impl Fn(Move) -> String) -> bool {
         match report {
-            CompareReport::Progress {
+            Report::CompareProgress {
                 id,
                 job,
                 nodes,
@@ -253,19 +133,22 @@ impl CompareView {
                 }
                 true
             }
-            CompareReport::Done { id, job, outcome } if *id == self.id => {
+            Report::CompareRow { id, job, outcome } if *id == self.id => {
                 match *job {
                     Job::Row(i) => {
                         let depth = self.plan.depth;
-                        let chart = self.plan.chart_policy;
+                        let chart = self.plan.chart;
                         if let Some(row) = self.rows.get_mut(i) {
                             row.live = None;
                             row.outcome = Some(outcome.clone());
+                            row.best = outcome.best.map(&name);
                             let store = row.store;
                             if let Some(p) = self.points.iter_mut().find(|p| p.depth == depth) {
                                 match store {
                                     Store::None => p.none = Some(outcome.nodes),
-                                    Store::Table(pol) if pol == chart => p.tt = Some(outcome.nodes),
+                                    Store::Table(pol) if Some(pol) == chart => {
+                                        p.tt = Some(outcome.nodes)
+                                    }
                                     Store::Table(_) => {}
                                 }
                             }
@@ -283,7 +166,7 @@ impl CompareView {
                 }
                 true
             }
-            CompareReport::Finished { id, cancelled } if *id == self.id => {
+            Report::CompareDone { id, cancelled } if *id == self.id => {
                 for row in &mut self.rows {
                     row.live = None;
                 }
@@ -298,329 +181,415 @@ impl CompareView {
         }
     }
 
-    /// The row without a TT, when it has finished.
-    fn none_nodes(&self) -> Option<u64> {
-        self.rows
-            .iter()
-            .find(|r| r.store == Store::None)
-            .and_then(|r| r.outcome.as_ref())
-            .map(|o| o.nodes)
-    }
-
     /// Rows finished so far.
     pub fn finished_rows(&self) -> usize {
         self.rows.iter().filter(|r| r.outcome.is_some()).count()
     }
+
+    /// The finished rows' outcomes, in plan order.
+    pub fn outcomes(&self) -> Vec<(Store, Option<&Outcome>)> {
+        self.rows
+            .iter()
+            .map(|r| (r.store, r.outcome.as_ref()))
+            .collect()
+    }
 }
 
-/// The handle of a running comparison. Dropping it cancels the run.
-pub struct CompareRun {
-    pub id: u64,
-    stop: Arc<AtomicBool>,
-    reports: Receiver<CompareReport>,
+// ---- the figures, shared with `xorboard compare` ----------------------------------------------
+
+/// The winner (fewest nodes among the finished table rows) and the worst, as row indices.
+pub fn best_and_worst(rows: &[(Store, Option<&Outcome>)]) -> Option<(usize, usize)> {
+    let tables = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (s, o))| match (s, o) {
+            (Store::Table(_), Some(o)) => Some((i, o.nodes)),
+            _ => None,
+        });
+    let best = tables.clone().min_by_key(|&(_, n)| n)?.0;
+    let worst = tables.max_by_key(|&(_, n)| n)?.0;
+    Some((best, worst))
 }
 
-impl CompareRun {
-    /// Start the background thread on a copy of `position`.
-    pub fn start(id: u64, position: AnyGame, plan: Plan) -> Result<CompareRun, String> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = bounded(256);
-        let flag = stop.clone();
-        std::thread::Builder::new()
-            .name("xorboard-compare".into())
-            .spawn(move || {
-                with_game!(&position, g => run_plan(g, &plan, id, &flag, &tx));
-            })
-            .map_err(|e| format!("cannot start the comparison thread: {e}"))?;
-        Ok(CompareRun {
-            id,
-            stop,
-            reports: rx,
+/// The pressure of the comparison: positions stored ÷ slots, from the first finished table row.
+pub fn pressure(rows: &[(Store, Option<&Outcome>)]) -> Option<f64> {
+    rows.iter().find_map(|(s, o)| match (s, o) {
+        (Store::Table(_), Some(o)) => Some(o.pressure()),
+        _ => None,
+    })
+}
+
+/// `2.4×` with one decimal below 10, none above.
+pub fn times(x: f64) -> String {
+    if x >= 9.95 {
+        format!("{x:.0}×")
+    } else {
+        format!("{x:.1}×")
+    }
+}
+
+/// The one-line reading of the rows.
+pub fn reading(rows: &[(Store, Option<&Outcome>)]) -> Option<String> {
+    let (b, w) = best_and_worst(rows)?;
+    let (best, worst) = (rows[b].1?, rows[w].1?);
+    let p = times(pressure(rows).unwrap_or(0.0));
+    let fewer = 100.0 * (1.0 - best.nodes as f64 / worst.nodes.max(1) as f64);
+    if fewer < 2.0 {
+        return Some(format!(
+            "at {p} pressure every strategy needs about the same nodes: the table keeps nearly \
+             everything, so replacement hardly matters (a smaller table or a deeper search shows it)"
+        ));
+    }
+    Some(format!(
+        "at {p} pressure, {} needs {fewer:.0}% fewer nodes than {}: what a table keeps decides \
+         what the search can skip",
+        rows[b].0.name(),
+        rows[w].0.name()
+    ))
+}
+
+/// A difference in percentage points, `+1.8 pt`, with no sign on a rounded zero.
+fn points(d: f64) -> String {
+    if d.abs() < 0.05 {
+        "0.0 pt".into()
+    } else {
+        format!("{d:+.1} pt")
+    }
+}
+
+/// A ratio against the best as text: `best` for the winner itself.
+fn rel(v: f64, best: f64, is_best: bool) -> String {
+    if is_best {
+        "best".into()
+    } else if best <= 0.0 {
+        "–".into()
+    } else {
+        times(v / best)
+    }
+}
+
+/// The column heads of [`text_rows`].
+pub const HEAD: [&str; 10] = [
+    "strategy",
+    "nodes",
+    "vs best",
+    "time",
+    "vs best",
+    "hit rate",
+    "vs best",
+    "replaced",
+    "vs best",
+    "best move",
+];
+
+/// Each row as cells (strategy, nodes, ×best, time, ×best, hit rate, points vs best,
+/// replacements, ×best, best move and score). The winner's name carries ★.
+pub fn text_rows(
+    kind: GameKind,
+    rows: &[(Store, Option<&Outcome>, Option<String>)],
+) -> Vec<[String; 10]> {
+    let pairs: Vec<(Store, Option<&Outcome>)> = rows.iter().map(|(s, o, _)| (*s, *o)).collect();
+    let win = best_and_worst(&pairs).map(|(b, _)| b);
+    let best = win.and_then(|b| pairs[b].1);
+    rows.iter()
+        .enumerate()
+        .map(|(i, (store, o, mv))| {
+            let star = if Some(i) == win { "★ " } else { "  " };
+            let name = format!("{star}{}", store.name());
+            let Some(o) = o else {
+                return [
+                    name,
+                    "…".into(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ];
+            };
+            let is_best = Some(i) == win;
+            let table = matches!(store, Store::Table(_));
+            let dash = || "–".to_string();
+            let (hit, hit_rel, repl, repl_rel) = if table {
+                let rate = o.hit_rate() * 100.0;
+                (
+                    format!("{rate:.1}%"),
+                    match best {
+                        _ if is_best => "best".into(),
+                        Some(b) => points(rate - b.hit_rate() * 100.0),
+                        None => dash(),
+                    },
+                    format::count(o.replacements),
+                    match best {
+                        _ if is_best => "best".into(),
+                        Some(b) if b.replacements == 0 => {
+                            if o.replacements == 0 {
+                                times(1.0)
+                            } else {
+                                "more".into()
+                            }
+                        }
+                        Some(b) => times(o.replacements as f64 / b.replacements as f64),
+                        None => dash(),
+                    },
+                )
+            } else {
+                (dash(), dash(), dash(), dash())
+            };
+            [
+                name,
+                format::count(o.nodes),
+                best.map_or_else(dash, |b| rel(o.nodes as f64, b.nodes as f64, is_best)),
+                format::millis(o.elapsed_ms),
+                best.map_or_else(dash, |b| {
+                    rel(
+                        o.elapsed_ms.max(1) as f64,
+                        b.elapsed_ms.max(1) as f64,
+                        is_best,
+                    )
+                }),
+                hit,
+                hit_rel,
+                repl,
+                repl_rel,
+                format!(
+                    "{} {}",
+                    mv.clone().unwrap_or_else(|| "–".into()),
+                    score_text(kind, o.score)
+                ),
+            ]
         })
-    }
-
-    /// Stop at once (the running search ends within a few milliseconds).
-    pub fn cancel(&self) {
-        self.stop.store(true, Relaxed);
-    }
-
-    /// The next report, if one is waiting. Never blocks.
-    pub fn try_recv(&self) -> Option<CompareReport> {
-        self.reports.try_recv().ok()
-    }
+        .collect()
 }
 
-impl Drop for CompareRun {
-    fn drop(&mut self) {
-        self.cancel();
-    }
-}
+/// Column widths of [`text_rows`] (right-aligned except the first and last).
+pub const WIDTHS: [usize; 10] = [11, 7, 7, 7, 6, 8, 8, 8, 7, 10];
 
-/// The background thread's work: every job of the plan in order, until done or stopped.
-fn run_plan<G: Searchable>(
-    game: &G,
-    plan: &Plan,
-    id: u64,
-    stop: &AtomicBool,
-    tx: &Sender<CompareReport>,
-) {
-    let table = Arc::new(Table::new(plan.mib, plan.chart_policy, plan.check_bits));
-    let kind = game.kind();
-    let mut cancelled = false;
-    for job in plan.jobs() {
-        if stop.load(Relaxed) {
-            cancelled = true;
-            break;
-        }
-        let (store, depth) = match job {
-            Job::Row(i) => (plan.rows[i], plan.depth),
-            Job::Point { depth, tt: true } => (Store::Table(plan.chart_policy), depth),
-            Job::Point { depth, tt: false } => (Store::None, depth),
-        };
-        let tt_store = match store {
-            Store::Table(p) => {
-                table.clear();
-                table.set_policy(p);
-                TtStore::Table(table.clone())
-            }
-            Store::None => TtStore::None,
-        };
-        let mut searcher: Searcher<G> = Searcher::with_store(tt_store);
-        let mut progress = |s: &SearchStats| {
-            // A full channel drops the snapshot; the next one carries the same counters.
-            let _ = tx.try_send(CompareReport::Progress {
-                id,
-                job,
-                nodes: s.nodes,
-                elapsed_ms: s.elapsed_ms,
-            });
-        };
-        let stats = searcher.search(game, &Limits::depth(depth), stop, &mut progress);
-        if stop.load(Relaxed) {
-            cancelled = true;
-            break;
-        }
-        let tt = searcher.tt_stats();
-        let outcome = Outcome::new(kind, &stats, &tt, |s| s.best.map(|m| game.move_name(m)));
-        if send(tx, CompareReport::Done { id, job, outcome }).is_err() {
-            return;
+/// A row of cells laid out in the widths of [`WIDTHS`].
+pub fn layout_row(cells: &[String; 10]) -> String {
+    let mut s = String::new();
+    for (i, (c, w)) in cells.iter().zip(WIDTHS).enumerate() {
+        match i {
+            0 => s.push_str(&format!("{c:<w$}")),
+            9 => s.push_str(&format!("  {c}")),
+            _ => s.push_str(&format!(" {c:>w$}")),
         }
     }
-    let _ = send(tx, CompareReport::Finished { id, cancelled });
-}
-
-/// Send a report that must arrive (results, the end): waits for room, fails only when the UI
-/// has dropped the receiver.
-fn send(tx: &Sender<CompareReport>, r: CompareReport) -> Result<(), ()> {
-    match tx.try_send(r) {
-        Ok(()) => Ok(()),
-        Err(TrySendError::Full(r)) => tx.send(r).map_err(|_| ()),
-        Err(TrySendError::Disconnected(_)) => Err(()),
-    }
+    s.trim_end().to_string()
 }
 
 /// A description of a position for the comparison's title.
 pub fn describe(game: &AnyGame) -> String {
     let side = game.side_to_move();
+    let n = game.history().len();
     format!(
-        "{} · {} moves · {} {} to move",
+        "{} · {} · {} {} to move",
         game.label(),
-        game.history().len(),
+        format::plural(n as u64, "move", "moves"),
         super::position::stone_glyph(side),
         side.name()
     )
 }
 
+/// The table-size line: slots, pressure, and what the game's own table would give.
+pub fn size_line(plan: &Plan, pressure: Option<f64>, game_slots: usize) -> String {
+    let slots = plan.slots();
+    let mut s = format!(
+        "table {} KiB = {} slots, fresh for every row",
+        plan.kib,
+        format::thousands(slots as u64),
+    );
+    if let Some(p) = pressure {
+        s.push_str(&format!(
+            " · pressure {} (positions stored ÷ slots)",
+            times(p)
+        ));
+        if game_slots > 0 {
+            let there = p * slots as f64 / game_slots as f64;
+            s.push_str(&format!(
+                " · in the game's {}-slot table it would be {}",
+                format::count(game_slots as u64),
+                if there < 0.1 {
+                    "under 0.1×".to_string()
+                } else {
+                    times(there)
+                }
+            ));
+        }
+    }
+    s
+}
+
 // ---- drawing ---------------------------------------------------------------------------------
 
-/// Draw the comparison screen over `area` (it clears what is beneath).
-pub fn render(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    if area.width < 20 || area.height < 6 {
-        return;
+/// The screen's lines (the table, the reading, the by-depth table) for `width` columns.
+fn lines(view: &CompareView, theme: &Theme) -> Vec<Line<'static>> {
+    let outcomes = view.outcomes();
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!("depth {} · {}", view.plan.depth, view.note),
+            theme.dim,
+        )),
+        Line::from(Span::styled(
+            size_line(&view.plan, pressure(&outcomes), view.game_slots),
+            theme.dim,
+        )),
+        Line::default(),
+    ];
+    let head: [String; 10] = HEAD.map(String::from);
+    lines.push(Line::from(Span::styled(layout_row(&head), theme.label)));
+    let rows: Vec<(Store, Option<&Outcome>, Option<String>)> = view
+        .rows
+        .iter()
+        .map(|r| (r.store, r.outcome.as_ref(), r.best.clone()))
+        .collect();
+    let win = best_and_worst(&outcomes).map(|(b, _)| b);
+    for (i, (row, cells)) in view
+        .rows
+        .iter()
+        .zip(text_rows(view.kind, &rows))
+        .enumerate()
+    {
+        let line = match (&row.outcome, row.live) {
+            (Some(_), _) => Line::from(Span::styled(
+                layout_row(&cells),
+                if Some(i) == win {
+                    theme.good
+                } else {
+                    theme.info
+                },
+            )),
+            (None, Some((nodes, ms))) => Line::from(Span::styled(
+                format!(
+                    "  {:<9} {:>7}         {:>7}   searching…",
+                    row.store.name(),
+                    format::count(nodes),
+                    format::millis(ms)
+                ),
+                theme.busy,
+            )),
+            (None, None) => Line::from(Span::styled(
+                format!(
+                    "  {:<9} {}",
+                    row.store.name(),
+                    match view.state {
+                        RunState::Running => "waiting",
+                        _ => "not run",
+                    }
+                ),
+                theme.dim,
+            )),
+        };
+        lines.push(line);
+    }
+    lines.push(Line::default());
+    if let Some(r) = reading(&outcomes) {
+        lines.push(Line::from(Span::styled(r, theme.value)));
+    } else if view.state == RunState::Running {
+        lines.push(Line::from(Span::styled(
+            "the reading comes when the rows are in",
+            theme.dim,
+        )));
+    }
+    lines.push(Line::from(Span::styled(
+        "vs best: nodes and time as multiples of the winner's (★, fewest nodes), hit rate in \
+         points against its rate, replaced = stores that evicted another position",
+        theme.dim,
+    )));
+    if let Some(policy) = view.plan.chart {
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(
+            format!("by depth (seed 001) · {} vs no TT", policy.name()),
+            theme.title,
+        )));
+        lines.push(Line::from(Span::styled(
+            format!("{:>5} {:>9} {:>9} {:>8}", "depth", "no TT", "TT", "TT/none"),
+            theme.label,
+        )));
+        let cell = |v: Option<u64>| v.map_or("…".to_string(), format::count);
+        for p in &view.points {
+            let ratio = match (p.none, p.tt) {
+                (Some(n), Some(t)) => format!("{:.0}%", t as f64 * 100.0 / n.max(1) as f64),
+                _ => String::new(),
+            };
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "{:>5} {:>9} {:>9} {:>8}",
+                    p.depth,
+                    cell(p.none),
+                    cell(p.tt),
+                    ratio
+                ),
+                theme.info,
+            )));
+        }
+    }
+    lines
+}
+
+/// Draw the comparison screen over `area` (it clears what is beneath); returns the largest
+/// scroll offset (0 when everything fits).
+pub fn render(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) -> u16 {
+    if area.width < 20 || area.height < 5 {
+        return 0;
     }
     let state = match view.state {
-        RunState::Running => format!("running {}/{} rows", view.finished_rows(), view.rows.len()),
+        RunState::Running => format!("running {}/{}", view.finished_rows(), view.rows.len()),
         RunState::Done => "done".to_string(),
         RunState::Cancelled => "cancelled".to_string(),
     };
+    let keys = match view.state {
+        RunState::Running => "Esc cancel · c close · ↑↓ scroll",
+        _ => "Esc close · r again · [ ] size · - + depth · ↑↓ scroll",
+    };
+    let title = format!(
+        " Compare · depth {} · {} · {} ",
+        view.plan.depth, view.position, state
+    );
     let inner = theme.overlay(
         area,
         buf,
-        format!(
-            " Strategy comparison · depth {} · {} · {} ",
-            view.plan.depth, view.position, state
-        ),
+        title,
         if view.state == RunState::Running {
             theme.busy
         } else {
             theme.title
         },
     );
-    if inner.height < 3 {
-        return;
+    if inner.height < 2 {
+        return 0;
     }
-    let mut lines = vec![
-        Line::from(Span::styled(
-            format!("depth {}: {}", view.plan.depth, view.depth_note),
-            theme.dim,
-        )),
-        Line::from(Span::styled(
-            format!(
-                "every row: a fresh search, an empty {} MiB table, {} check bits · vs none = nodes ÷ nodes without a TT",
-                view.plan.mib, view.plan.check_bits
-            ),
-            theme.dim,
-        )),
-    ];
-    lines.push(Line::default());
-    lines.push(Line::from(Span::styled(
-        format!(
-            "{:<10} {:>9} {:>8} {:>9} {:>9} {:>8} {:>12} {:>7}  {:<6} {}",
-            "strategy",
-            "nodes",
-            "vs none",
-            "time",
-            "probes",
-            "hit rate",
-            "replacements",
-            "false",
-            "best",
-            "score"
-        ),
-        theme.label,
-    )));
-    let none = view.none_nodes();
-    for row in &view.rows {
-        let name = Span::styled(format!("{:<10}", row.store.name()), theme.value);
-        let line = match (&row.outcome, row.live) {
-            (Some(o), _) => {
-                let has_tt = row.store != Store::None;
-                let dash = |show: bool, s: String| if show { s } else { "–".to_string() };
-                Line::from(vec![
-                    name,
-                    Span::styled(
-                        format!(
-                            " {:>9} {:>8} {:>9} {:>9} {:>8} {:>12} {:>7}  {:<6} {}",
-                            format::count(o.nodes),
-                            none.map_or("…".to_string(), |n| format!(
-                                "{:.2}×",
-                                o.nodes as f64 / n.max(1) as f64
-                            )),
-                            format::millis(o.elapsed_ms),
-                            dash(has_tt, format::count(o.probes)),
-                            dash(has_tt, format::percent(o.hits, o.probes)),
-                            dash(has_tt, format::count(o.replacements)),
-                            dash(has_tt, format::count(o.false_matches)),
-                            o.best.clone().unwrap_or_else(|| "–".into()),
-                            o.score
-                        ),
-                        theme.info,
-                    ),
-                ])
-            }
-            (None, Some((nodes, ms))) => Line::from(vec![
-                name,
-                Span::styled(
-                    format!(
-                        " {:>9} {:>8} {:>9}  searching…",
-                        format::count(nodes),
-                        "",
-                        format::millis(ms)
-                    ),
-                    theme.busy,
-                ),
-            ]),
-            (None, None) => Line::from(vec![
-                name,
-                Span::styled(
-                    match view.state {
-                        RunState::Running => "         waiting",
-                        _ => "         not run",
-                    },
-                    theme.dim,
-                ),
-            ]),
-        };
-        lines.push(line);
-    }
-    let table_h = lines.len() as u16;
-    Paragraph::new(lines).render(
-        Rect {
-            height: table_h.min(inner.height),
-            ..inner
-        },
-        buf,
-    );
-    let keys_h = 1;
-    if inner.height <= table_h + 1 + keys_h + 3 {
-        render_keys(view, inner, buf, theme);
-        return;
-    }
-    let chart_area = Rect {
-        y: inner.y + table_h + 1,
-        height: inner.height - table_h - 1 - keys_h,
+    let body = Rect {
+        height: inner.height - 1,
         ..inner
     };
-    render_by_depth(view, chart_area, buf, theme);
-    render_keys(view, inner, buf, theme);
-}
-
-fn render_keys(view: &CompareView, inner: Rect, buf: &mut Buffer, theme: &Theme) {
-    let text = match view.state {
-        RunState::Running => "Esc cancel · c close · the game waits until the comparison closes",
-        _ => "Esc or c close · r run again · :compare N (from the game) for another depth",
-    };
+    let lines = scroll::wrap(lines(view, theme), body.width);
+    let chart_room = body.height.saturating_sub(lines.len() as u16);
+    let max = scroll::render(&lines, body, buf, view.scroll, theme);
+    // The chart only where the table leaves room for it (large screens).
+    if chart_room >= 10 && body.width >= 60 && view.plan.chart.is_some() {
+        let chart_area = Rect {
+            y: body.y + lines.len() as u16 + 1,
+            height: chart_room - 1,
+            ..body
+        };
+        render_chart(view, chart_area, buf, theme);
+    }
     buf.set_stringn(
         inner.x,
         inner.bottom() - 1,
-        text,
+        scroll::elide(keys, inner.width as usize),
         inner.width as usize,
         theme.keys,
     );
+    max
 }
 
-/// Seed 001's table and chart: nodes without and with a TT by depth.
-fn render_by_depth(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let table_w = 36.min(area.width);
-    let mut lines = vec![
-        Line::from(Span::styled(
-            format!("by depth · {} vs no TT", view.plan.chart_policy.name()),
-            theme.title,
-        )),
-        Line::from(Span::styled(
-            format!("{:>5} {:>9} {:>9} {:>8}", "depth", "no TT", "TT", "TT/none"),
-            theme.label,
-        )),
-    ];
-    let cell = |v: Option<u64>| v.map_or("…".to_string(), format::count);
-    for p in &view.points {
-        let ratio = match (p.none, p.tt) {
-            (Some(n), Some(t)) => format!("{:.0}%", t as f64 * 100.0 / n.max(1) as f64),
-            _ => String::new(),
-        };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{:>5}", p.depth), theme.value),
-            Span::styled(
-                format!(" {:>9} {:>9} {:>8}", cell(p.none), cell(p.tt), ratio),
-                theme.info,
-            ),
-        ]));
-    }
-    Paragraph::new(lines).render(
-        Rect {
-            width: table_w,
-            ..area
-        },
-        buf,
-    );
-    if area.width < table_w + 24 || area.height < 6 {
-        return;
-    }
-    let chart_area = Rect {
-        x: area.x + table_w + 2,
-        width: area.width - table_w - 2,
-        ..area
-    };
+/// Seed 001's chart: nodes without and with a TT by depth (log scale).
+fn render_chart(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let log = |n: u64| (n.max(1) as f64).log10();
     let none: Vec<(f64, f64)> = view
         .points
@@ -640,6 +609,7 @@ fn render_by_depth(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &The
         .ceil();
     let pow = |e: f64| format::count(10f64.powf(e).round() as u64);
     let d = view.plan.depth.max(2) as f64;
+    let name = view.plan.chart.map_or("TT", |p| p.name());
     let chart = Chart::new(vec![
         Dataset::default()
             .name("no TT")
@@ -648,13 +618,12 @@ fn render_by_depth(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &The
             .style(theme.bad)
             .data(&none),
         Dataset::default()
-            .name(format!("TT ({})", view.plan.chart_policy.name()))
+            .name(format!("TT ({name})"))
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(theme.good)
             .data(&tt),
     ])
-    // Top left: the curves rise to the right, so the legend covers none of them.
     .legend_position(Some(LegendPosition::TopLeft))
     .x_axis(
         Axis::default()
@@ -678,5 +647,5 @@ fn render_by_depth(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &The
                 Span::styled(pow(top), theme.label),
             ]),
     );
-    chart.render(chart_area, buf);
+    chart.render(area, buf);
 }

@@ -126,12 +126,13 @@ fn summary(row: &DeltaRow, theme: &Theme) -> Line<'static> {
 
 /// Draw the XOR-terms panel for `rows` (newest first).
 pub fn render(rows: &[DeltaRow], area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let block = theme.panel(
+    let block = theme.panel_fit(
         match rows.first() {
             Some(r) => format!(" XOR terms · last move {} ", r.name),
             None => " XOR terms ".to_string(),
         },
         theme.title,
+        area.width,
     );
     let inner = block.inner(area);
     block.render(area, buf);
@@ -166,5 +167,5 @@ pub fn render(rows: &[DeltaRow], area: Rect, buf: &mut Buffer, theme: &Theme) {
         }
     }
     lines.truncate(height);
-    Paragraph::new(lines).render(inner, buf);
+    Paragraph::new(super::scroll::clip_all(lines, inner.width)).render(inner, buf);
 }

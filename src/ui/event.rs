@@ -3,7 +3,6 @@
 
 use ratatui::crossterm::event::{self as ct, KeyEvent, MouseEvent};
 
-use super::compare::CompareReport;
 use crate::engine::Report;
 
 // Events are handled one at a time as they arrive, never queued in bulk, so the size of the
@@ -18,8 +17,6 @@ pub enum Event {
     Tick,
     /// A progress snapshot, result or error from the engine thread.
     Engine(Report),
-    /// Progress or a result of the strategy comparison's thread.
-    Compare(CompareReport),
 }
 
 impl Event {

@@ -74,6 +74,28 @@ pub fn fit(text: &str, width: usize) -> String {
     }
 }
 
+/// `1 move`, `2 moves`: a count with the right form of its noun.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// A count with thousands separators: `16,384`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +119,15 @@ mod tests {
         assert_eq!(millis(1400), "1.4 s");
         assert_eq!(millis(12_900), "12 s");
         assert_eq!(millis(185_000), "3m05s");
+    }
+
+    #[test]
+    fn plurals_and_thousands() {
+        assert_eq!(plural(1, "move", "moves"), "1 move");
+        assert_eq!(plural(0, "move", "moves"), "0 moves");
+        assert_eq!(thousands(16_384), "16,384");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub struct StepCaption {
 
 /// Draw the Zobrist panel.
 pub fn render(view: &HashView, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let block = theme.panel(" Zobrist hash ".to_string(), theme.title);
+    let block = theme.panel_fit(" Zobrist hash ".to_string(), theme.title, area.width);
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.width == 0 || inner.height == 0 {
@@ -95,5 +95,5 @@ pub fn render(view: &HashView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         (None, None) => "the start position: no move yet".to_string(),
     };
     lines.push(Line::from(Span::styled(note, theme.label)));
-    Paragraph::new(lines).render(inner, buf);
+    Paragraph::new(super::scroll::clip_all(lines, inner.width)).render(inner, buf);
 }

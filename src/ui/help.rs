@@ -3,7 +3,6 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::command::COMMANDS;
 use super::theme::Theme;
@@ -42,11 +41,15 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "The engine's memory of positions, indexed by the hash. probes = look-ups; hits =",
             "the position was there; usable = the entry was deep enough to use; clashes = the",
-            "index's slots held other positions; false matches = another position accepted",
-            "because its check bits agreed (fewer check bits, more of these). Stores: fill (empty",
-            "slot), update (same position), replace (evicts another, listed below with the",
-            "reason), reject (the strategy kept the old entry). hit rate over time; ┃ marks a",
-            "strategy switch. hashfull = share of slots used this search.",
+            "bucket's slots held other positions; false matches = another position accepted",
+            "because its check bits agreed (fewer check bits, more of these). Every store is one",
+            "of: new slot (an empty slot), same position (its entry updated), replaced (another",
+            "position evicted) or kept old (the strategy refused the newcomer). hashfull = the",
+            "occupied share: slots holding an entry ÷ all slots. The replacement log shows the",
+            "bucket, the entry that left and the one that came, with what the strategy compared",
+            "(depth d, subtree size s, age a); an endgame result is 'exact' (searched to the end).",
+            "The bucket number (#4EFB6) is the key's low 32 bits scaled to the number of buckets:",
+            "with 2^20 buckets, bits 31 to 12 of the key. hit rate over time; ┃ marks a switch.",
         ],
     ),
     (
@@ -62,7 +65,11 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "Iterative deepening alpha-beta on a background thread: depth/selective depth,",
             "nodes, nodes per second, score (side to move's view), best move, principal",
-            "variation, time; one line per depth reached.",
+            "variation, time; one line per depth reached. 'from TT' marks a depth answered",
+            "almost entirely from the table (a few nodes: the previous search or a hint stored",
+            "it); a PV longer than its depth continues along moves stored in the table.",
+            "Othello scores count the empty squares for the winner at the end (as GGF and",
+            "NBoard do): 61–2 with one empty square ends 62–2, +60.",
         ],
     ),
     (
@@ -73,9 +80,13 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
             "x step-through: the last move's XOR terms one at a time; the Zobrist panel shows the",
             "hash after each term with the bits that term flips lit.",
             "c compare: this position searched again to one depth under every strategy and without",
-            "a TT, in the background (table fills live; Esc cancels), and nodes with and without",
+            "a TT, by the engine, each on a fresh small table (16 KiB) so that the search stores",
+            "many times more positions than there are slots (the pressure) and the strategies must",
+            "choose; rows against the best (★); :compare DEPTH SIZE for others, [ ] halve or double",
+            "the table; xorboard compare prints the same rows. Below: nodes with and without",
             "a TT by depth (seed 001). Collision lab (TT panel): false matches counted exactly",
-            "beside the number expected by chance: probes × 4 slots × fill / 2^check bits (:bits N).",
+            "beside the number expected by chance: probes × 4 slots × hashfull ÷ 2^check bits",
+            "(:bits N sets the check bits).",
             "b book: the engine plays replies from the named Othello openings (Search: source book).",
         ],
     ),
@@ -86,8 +97,10 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
             "r redo · n new game · g other game · s/S next/previous strategy · t hint · e engine",
             "moves now (while it thinks) or takes over the side to move · p pause the engine ·",
             "b opening book on/off · x step through the last move · c compare strategies ·",
-            "L lesson · ? this help · q, Esc or Ctrl-C quit. In the lesson and the step-through",
-            "←/→ or space step and Esc returns; in the comparison Esc cancels, then closes.",
+            "L lesson · Tab next side panel (small screens) · ? this help · q or Ctrl-C quit (Esc",
+            "only closes things). In the lesson and the step-through ←/→ or space step and Esc",
+            "returns; in the comparison Esc cancels, then closes; ↑↓ scroll every overlay. The",
+            "command line keeps its history (↑/↓) and its cursor (←/→, Home/End).",
         ],
     ),
     (
@@ -101,37 +114,53 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Draw the overlay centred in `area`, scrolled by `scroll` lines.
-pub fn render(area: Rect, buf: &mut Buffer, theme: &Theme, scroll: u16) {
-    let width = area.width.saturating_sub(4).min(94);
+/// The help's lines before wrapping: each section one paragraph under its heading.
+fn lines(theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for (heading, text) in SECTIONS {
         lines.push(Line::from(Span::styled(*heading, theme.title)));
-        for t in *text {
-            lines.push(Line::from(Span::styled(*t, theme.info)));
-        }
+        lines.push(Line::from(Span::styled(text.join(" "), theme.info)));
         lines.push(Line::default());
     }
     lines.push(Line::from(Span::styled(
         "Commands (type : first)",
         theme.title,
     )));
-    lines.push(Line::from(Span::styled(COMMANDS, theme.info)));
-    let height = (lines.len() as u16 + 4).min(area.height.saturating_sub(2));
+    // Each command is kept whole on a line (no-break spaces inside it).
+    let commands: Vec<String> = COMMANDS
+        .split("  ")
+        .map(|c| c.replace(' ', "\u{a0}"))
+        .collect();
+    lines.push(Line::from(Span::styled(commands.join("  "), theme.info)));
+    lines
+}
+
+/// Draw the overlay centred in `area` (the whole screen on small terminals), scrolled by
+/// `scroll` lines; returns the largest scroll offset.
+pub fn render(area: Rect, buf: &mut Buffer, theme: &Theme, scroll: u16) -> u16 {
+    if area.width < 10 || area.height < 4 {
+        return 0;
+    }
+    let width = area.width.min(100);
+    let text_w = width.saturating_sub(4);
+    let lines = super::scroll::wrap(lines(theme), text_w);
+    let height = (lines.len() as u16 + 2).min(area.height);
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
         width,
         height,
     };
+    let title = if lines.len() as u16 + 2 > area.height {
+        " Help · ↑↓ PgUp PgDn scroll · any other key closes "
+    } else {
+        " Help · any key closes "
+    };
     let inner = theme.overlay(
         popup,
         buf,
-        " Help · j/k scroll · any other key closes ".to_string(),
+        super::scroll::elide(title, popup.width.saturating_sub(2) as usize),
         theme.title,
     );
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .scroll((scroll, 0))
-        .render(inner, buf);
+    super::scroll::render(&lines, inner, buf, scroll, theme)
 }

@@ -10,8 +10,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+use super::scroll;
 use super::theme::Theme;
 use crate::lesson::{STATES, SeedExample, Step, hex32};
 
@@ -88,6 +88,8 @@ pub struct LessonView {
     pub example: SeedExample,
     pub steps: Vec<LessonStep>,
     pub pos: usize,
+    /// First line shown (the screen scrolls when it does not fit).
+    pub scroll: u16,
 }
 
 impl Default for LessonView {
@@ -97,6 +99,7 @@ impl Default for LessonView {
             steps: steps(&example),
             example,
             pos: 0,
+            scroll: 0,
         }
     }
 }
@@ -134,10 +137,10 @@ fn glyph(state: usize) -> &'static str {
     }
 }
 
-/// Draw the lesson over `area` (it clears what is beneath).
-pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) {
+/// Draw the lesson over `area` (it clears what is beneath); returns the largest scroll offset.
+pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) -> u16 {
     if area.width < 20 || area.height < 6 {
-        return;
+        return 0;
     }
     let inner = theme.overlay(
         area,
@@ -269,36 +272,60 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         )));
     }
 
-    let keys_line = "←/→ or space step · Home/End first/last · Esc or L back to the game";
+    let keys_line = "←/→ or space step · ↑↓ scroll · Esc or L back to the game";
     let body = Rect {
         height: inner.height.saturating_sub(1),
         ..inner
     };
-    let left_w = 46.min(body.width);
-    Paragraph::new(left).wrap(Wrap { trim: false }).render(
-        Rect {
-            width: left_w,
-            ..body
-        },
-        buf,
-    );
-    if body.width > left_w + 10 {
-        Paragraph::new(right).wrap(Wrap { trim: false }).render(
+    let left_w = 46;
+    let max = if body.width >= left_w + 2 + 50 {
+        // Two columns: the board and keys beside the computations.
+        let l = scroll::wrap(left, left_w);
+        let rw = body.width - left_w - 2;
+        let r = scroll::wrap(right, rw);
+        let a = scroll::render(
+            &l,
             Rect {
-                x: body.x + left_w + 2,
-                width: body.width - left_w - 2,
+                width: left_w,
                 ..body
             },
             buf,
+            view.scroll,
+            theme,
         );
-    }
+        let b = scroll::render(
+            &r,
+            Rect {
+                x: body.x + left_w + 2,
+                width: rw,
+                ..body
+            },
+            buf,
+            view.scroll,
+            theme,
+        );
+        a.max(b)
+    } else {
+        // One column: the computations first (they change with each step), then the keys.
+        let mut all = right;
+        all.push(Line::default());
+        all.extend(left);
+        scroll::render(
+            &scroll::wrap(all, body.width),
+            body,
+            buf,
+            view.scroll,
+            theme,
+        )
+    };
     if inner.height > 0 {
         buf.set_stringn(
             inner.x,
             inner.bottom() - 1,
-            keys_line,
+            scroll::elide(keys_line, inner.width as usize),
             inner.width as usize,
             theme.keys,
         );
     }
+    max
 }

@@ -107,11 +107,29 @@ pub fn outcome_text(game: &AnyGame) -> Option<String> {
     let outcome = game.outcome()?;
     let (b, w) = game.stone_counts();
     Some(match (game.kind(), outcome) {
+        // One scoring rule everywhere (as GGF and NBoard): the empty squares go to the winner.
         (GameKind::Othello, Outcome::Win(s)) => {
             let (mine, theirs) = if s == Side::Black { (b, w) } else { (w, b) };
-            format!("{} {} wins {mine}–{theirs}", stone_glyph(s), s.name())
+            let empties = 64usize.saturating_sub(b + w);
+            let score = format!(
+                "{} {} wins {}–{theirs}",
+                stone_glyph(s),
+                s.name(),
+                mine + empties
+            );
+            if empties == 0 {
+                score
+            } else {
+                format!(
+                    "{score} ({mine}–{theirs} on the board; {} to the winner)",
+                    super::format::plural(empties as u64, "empty square", "empty squares")
+                )
+            }
         }
-        (GameKind::Othello, Outcome::Draw) => format!("draw {b}–{w}"),
+        (GameKind::Othello, Outcome::Draw) => {
+            let half = 32usize.saturating_sub(b.max(w));
+            format!("draw {}–{}", b + half, w + half)
+        }
         (GameKind::Gomoku, Outcome::Win(s)) => {
             format!("{} {} wins: five in a row", stone_glyph(s), s.name())
         }

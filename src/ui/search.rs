@@ -149,7 +149,11 @@ impl SearchView {
 /// Draw the Search panel.
 pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let busy = matches!(view.activity, Activity::Thinking(_) | Activity::Hinting(_));
-    let block = theme.panel(view.title(), if busy { theme.busy } else { theme.title });
+    let block = theme.panel_fit(
+        view.title(),
+        if busy { theme.busy } else { theme.title },
+        area.width,
+    );
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.height == 0 || inner.width == 0 {
@@ -214,7 +218,7 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         ]));
     }
     let top = lines.len() as u16 + 1;
-    Paragraph::new(lines).render(inner, buf);
+    Paragraph::new(super::scroll::clip_all(lines, inner.width)).render(inner, buf);
     if view.iterations.is_empty() || inner.height <= top + 1 {
         return;
     }
@@ -236,5 +240,5 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             Span::styled(format!("  {}", it.pv), theme.info),
         ]));
     }
-    Paragraph::new(rows).render(table_area, buf);
+    Paragraph::new(super::scroll::clip_all(rows, table_area.width)).render(table_area, buf);
 }

@@ -164,7 +164,7 @@ fn kind(from: Cell, to: Cell) -> &'static str {
 
 /// Draw the step-through in place of the XOR-terms panel.
 pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let block = theme.panel(
+    let block = theme.panel_fit(
         format!(
             " Step-through · move {} {} {} · step {}/{} ",
             view.ply,
@@ -174,6 +174,7 @@ pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             view.last()
         ),
         theme.busy,
+        area.width,
     );
     let inner = block.inner(area);
     block.render(area, buf);
@@ -235,5 +236,5 @@ pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let mut shown: Vec<Line> = lines.into_iter().skip(first).take(room).collect();
     shown.extend(footer);
     shown.truncate(height);
-    Paragraph::new(shown).render(inner, buf);
+    Paragraph::new(super::scroll::clip_all(shown, inner.width)).render(inner, buf);
 }

@@ -96,6 +96,18 @@ impl Theme {
             .padding(Padding::horizontal(1))
     }
 
+    /// A panel's frame whose title is shortened at a word boundary to fit `width` columns.
+    pub fn panel_fit(&self, title: String, style: Style, width: u16) -> Block<'static> {
+        let room = (width as usize).saturating_sub(3);
+        let t = title.trim_end();
+        let t = if unicode_width::UnicodeWidthStr::width(t) <= room {
+            title
+        } else {
+            format!("{} ", super::scroll::elide(t, room.saturating_sub(1)))
+        };
+        self.panel(t, style)
+    }
+
     /// A pop-up's frame drawn over the panels: `area` cleared, borders in the title colour, the
     /// title in `style`, one column of padding each side. Returns the area inside the frame.
     pub fn overlay(&self, area: Rect, buf: &mut Buffer, title: String, style: Style) -> Rect {

@@ -26,7 +26,8 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::format;
 use super::theme::Theme;
-use crate::tt::{Policy, SLOT_BYTES, SLOTS, TtStats};
+use crate::search::DEPTH_EXACT;
+use crate::tt::{AGE_WEIGHT, Policy, ReplacementEvent, SLOT_BYTES, SLOTS, TtStats};
 
 /// False matches one probe expects by chance: the entries it compares (`SLOTS` × the share of
 /// slots holding an entry) over `2^check_bits`.
@@ -46,6 +47,65 @@ pub fn expected_text(e: f64) -> String {
         format!("≈ {e:.0}")
     } else {
         format!("≈ {}", format::count(e.round() as u64))
+    }
+}
+
+/// An entry's depth as text: `d7`, or `exact` for an endgame result searched to the end.
+pub fn depth_text(depth: u8) -> String {
+    if depth >= DEPTH_EXACT {
+        "exact".to_string()
+    } else {
+        format!("d{depth}")
+    }
+}
+
+/// A subtree size class as an approximate node count (`≈1.3k nodes`).
+pub fn size_text(class: u8) -> String {
+    if class < 4 {
+        return "≈0 nodes".to_string();
+    }
+    let bits = (class / 4) as u32;
+    let frac = (class % 4) as u64;
+    let nodes = if bits >= 3 {
+        (4 + frac) << (bits - 3)
+    } else {
+        1u64 << (bits - 1)
+    };
+    format!("≈{}\u{a0}nodes", format::count(nodes))
+}
+
+/// What the strategy compared to evict this entry, in words.
+pub fn compared_text(e: &ReplacementEvent) -> String {
+    let (vd, nd) = (depth_text(e.victim_depth), depth_text(e.new_depth));
+    if e.reason == "false match" {
+        return "false match: the check bits agreed, the keys differ".into();
+    }
+    match (e.policy, e.compared) {
+        (Policy::Always, _) => "always: the newcomer takes the slot".into(),
+        (Policy::Depth, _) => format!("depth: newcomer {nd} ≥ old {vd}"),
+        (Policy::TwoTier, Some((_, cd, _, _))) => format!(
+            "two-tier: newcomer {nd} ≥ kept {}, which moved to the second slot over this one",
+            depth_text(cd)
+        ),
+        (Policy::TwoTier, None) => {
+            "two-tier: newcomer shallower than the kept entry, so it takes the always slot".into()
+        }
+        (Policy::Big, Some((_, _, cs, _))) => format!(
+            "big: newcomer's subtree {} ≥ kept {}, which moved to the second slot over this one",
+            size_text(e.new_size),
+            size_text(cs)
+        ),
+        (Policy::Big, None) => format!(
+            "big: newcomer's subtree {} smaller than the kept entry's, so it takes the second slot",
+            size_text(e.new_size)
+        ),
+        (Policy::Aging, _) => {
+            let gap = e.new_age.wrapping_sub(e.victim_age) & 63;
+            format!(
+                "aging: lowest depth − {AGE_WEIGHT}×age in the bucket: {vd}, {} old",
+                format::plural(gap as u64, "search", "searches")
+            )
+        }
     }
 }
 
@@ -201,7 +261,7 @@ impl TtView {
 
 /// Draw the TT panel.
 pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let block = theme.panel(view.title(), theme.title);
+    let block = theme.panel_fit(view.title(), theme.title, area.width);
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.width == 0 || inner.height == 0 {
@@ -210,65 +270,75 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let s = &view.stats;
     let l = |t: &str| Span::styled(t.to_string(), theme.label);
     let v = |t: String| Span::styled(t, theme.value);
-    let mut lines = vec![
-        Line::from(vec![
-            l("probes "),
-            v(format::count(s.probes)),
-            l("  hits "),
-            v(format::count(s.hits)),
-            l(" "),
-            v(format::percent(s.hits, s.probes)),
-            l("  misses "),
-            v(format::count(s.misses)),
-        ]),
-        Line::from({
-            let mut spans = vec![
-                l("usable "),
-                v(format::count(s.usable_hits)),
-                l("  clashes "),
-                v(format::count(s.clashes)),
-                l("  false matches "),
-                Span::styled(
-                    format::count(s.false_matches),
-                    if s.false_matches > 0 {
-                        theme.bad
-                    } else {
-                        theme.value
-                    },
-                ),
-            ];
-            if s.torn > 0 {
-                spans.push(l("  torn "));
-                spans.push(v(format::count(s.torn)));
+    // A label and its figure never part at a line break (a no-break space joins them).
+    let nb = |t: &str| t.replace(' ', "\u{a0}");
+    let lv = |label: &str, value: String| {
+        vec![
+            l(&nb(label)),
+            Span::styled("\u{a0}".to_string(), theme.label),
+            v(value),
+        ]
+    };
+    let sep = || Span::styled("  ", theme.label);
+    let join = |parts: Vec<Vec<Span<'static>>>| {
+        let mut spans = Vec::new();
+        for (i, p) in parts.into_iter().enumerate() {
+            if i > 0 {
+                spans.push(sep());
             }
-            spans
-        }),
+            spans.extend(p);
+        }
+        Line::from(spans)
+    };
+    let mut false_part = lv("false matches", format::count(s.false_matches));
+    if s.false_matches > 0 {
+        false_part[2].style = theme.bad;
+    }
+    let mut second = vec![
+        lv("usable", format::count(s.usable_hits)),
+        lv("clashes", format::count(s.clashes)),
+        false_part,
+    ];
+    if s.torn > 0 {
+        second.push(lv("torn", format::count(s.torn)));
+    }
+    let mut lines = vec![
+        join(vec![
+            lv("probes", format::count(s.probes)),
+            lv(
+                "hits",
+                format!(
+                    "{} ({})",
+                    format::count(s.hits),
+                    format::percent(s.hits, s.probes)
+                )
+                .replace(' ', "\u{a0}"),
+            ),
+            lv("misses", format::count(s.misses)),
+        ]),
+        join(second),
+        join(vec![
+            vec![l("stores:")],
+            lv("new slot", format::count(s.fills)),
+            lv("same position", format::count(s.updates)),
+            lv("replaced", format::count(s.replacements)),
+            lv("kept old", format::count(s.rejected)),
+        ]),
         Line::from(vec![
-            l("collision lab: false matches "),
-            v(format::count(s.false_matches)),
+            l("collision lab: "),
+            v(format!("{} false", format::count(s.false_matches))),
             l(" vs "),
-            v(expected_text(view.expected_false)),
-            l(" expected"),
+            v(format!("{} expected", expected_text(view.expected_false))),
             Span::styled(
                 format!(
-                    " = Σ probes × {SLOTS} slots × fill ({:.1}% now) / 2^{}",
-                    view.fill() * 100.0,
+                    " = probes × {SLOTS} slots × hashfull ÷\u{a0}2^{}",
                     view.check_bits
                 ),
                 theme.dim,
             ),
         ]),
-        Line::from(vec![
-            l("fill "),
-            v(format::count(s.fills)),
-            l("  update "),
-            v(format::count(s.updates)),
-            l("  replace "),
-            v(format::count(s.replacements)),
-            l("  reject "),
-            v(format::count(s.rejected)),
-        ]),
     ];
+    lines = super::scroll::wrap(lines, inner.width);
     // Sparkline: as many of the latest samples as fit after the label.
     let label = "hit rate ";
     let room = (inner.width as usize).saturating_sub(label.len());
@@ -287,13 +357,13 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         });
     }
     lines.push(Line::from(spark));
-    // Hashfull gauge.
-    let pct = format!(" {:.1}%", s.hashfull.min(1000) as f64 / 10.0);
+    // Hashfull gauge: the occupied share, the figure the collision lab uses.
+    let pct = format!(" {:.1}%", view.fill() * 100.0);
     let label = "hashfull ";
     let bar = (inner.width as usize)
         .saturating_sub(label.len() + pct.len())
         .min(40);
-    let filled = (s.hashfull.min(1000) as usize * bar + 500) / 1000;
+    let filled = ((view.fill() * bar as f64).round() as usize).min(bar);
     lines.push(Line::from(vec![
         l(label),
         Span::styled("█".repeat(filled), theme.gauge),
@@ -318,9 +388,9 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     }
     if !s.events.is_empty() {
         let wide = inner.width >= 72;
-        lines.push(Line::from(l(
-            "replaced: bucket  victim (key depth age) → newcomer  why",
-        )));
+        let mut log = vec![Line::from(l(
+            "replaced (bucket: out → in, what the strategy compared)",
+        ))];
         for e in &s.events {
             let key = |k: u64| {
                 if wide {
@@ -329,26 +399,22 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
                     format!("{:08X}…", k >> 32)
                 }
             };
-            lines.push(Line::from(vec![
-                Span::styled("↺ ", theme.spark_switched),
+            log.push(Line::from(vec![
+                Span::styled("↺\u{a0}", theme.spark_switched),
                 Span::styled(format!("#{:05X} ", e.bucket), theme.dim),
                 Span::styled(
-                    format!(
-                        "{} d{} a{}",
-                        key(e.victim_key),
-                        e.victim_depth,
-                        e.victim_age
-                    ),
+                    format!("{}\u{a0}{}", key(e.victim_key), depth_text(e.victim_depth)),
                     theme.info,
                 ),
                 l(" → "),
                 Span::styled(
-                    format!("{} d{} a{}", key(e.new_key), e.new_depth, e.new_age),
+                    format!("{}\u{a0}{}", key(e.new_key), depth_text(e.new_depth)),
                     theme.value,
                 ),
-                Span::styled(format!("  {}", e.reason), theme.label),
+                Span::styled(format!(" · {}", compared_text(e)), theme.label),
             ]));
         }
+        lines.extend(super::scroll::wrap(log, inner.width));
     }
-    Paragraph::new(lines).render(inner, buf);
+    Paragraph::new(super::scroll::clip_all(lines, inner.width)).render(inner, buf);
 }
