@@ -22,12 +22,11 @@
 //! confidence. Their scores are usually within a few discs of the exact one and cost a fraction
 //! of it; the exact search starts its aspiration windows there and orders moves by the best
 //! moves they stored. Their bounds are stored at their own level in the table and never used by
-//! the exact search, so every result stays exact. The solver agrees with
-//! [`crate::game::othello`]: it uses the same rules, and its own faster kernels (`bits`) are
-//! tested against the rules module.
+//! the exact search, so every result stays exact. The solver plays by the rules' own bit kernel,
+//! [`crate::game::othello::bitboard`], and evaluates with the pattern evaluation of
+//! [`crate::search::othello::eval`]. Its files form a tree: this one drives `hint` and `tree`,
+//! `hint` extends `tree`, and `tree` stands on `table` alone.
 
-mod bits;
-pub mod eval;
 mod hint;
 mod table;
 mod tree;
@@ -36,6 +35,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::Move;
+use crate::game::othello::bitboard as bits;
+use crate::search::othello::eval;
 use table::{NO_MOVE, Table};
 use tree::{Candidate, Lists, Tree};
 
@@ -505,7 +506,7 @@ fn root(t: &mut Tree, p: u64, o: u64, alpha: i32, beta: i32) -> Result<(i32, Mov
     if mv == 0 {
         if bits::moves(o, p) == 0 {
             t.nodes += 1;
-            return Ok((tree::final_score(p, o), Move::NONE));
+            return Ok((bits::final_score(p, o), Move::NONE));
         }
         let (v, _) = root(t, o, p, -beta, -alpha)?;
         return Ok((-v, Move::PASS));
@@ -641,7 +642,7 @@ pub(crate) mod tests {
         let mv = othello::moves(p, o);
         if mv == 0 {
             if othello::moves(o, p) == 0 {
-                return tree::final_score(p, o);
+                return bits::final_score(p, o);
             }
             return -reference(o, p);
         }
@@ -713,7 +714,7 @@ pub(crate) mod tests {
             0,
             "pv ends the game"
         );
-        sign * tree::final_score(p, o)
+        sign * bits::final_score(p, o)
     }
 
     #[test]
