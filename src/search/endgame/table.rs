@@ -20,8 +20,7 @@
 //! With `--threads`, the solver's threads share one table without locks; see [`Table`] for how
 //! an entry torn by two simultaneous writes is recognised and ignored.
 
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
+use crate::storage::{Generation, Memory, XorSlot, Zeroable, buckets_in};
 
 /// One stored result (as read: the table keeps it in three words, see [`Table`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,7 +106,10 @@ enum MoveRule {
 /// Two entries of four words (the fourth unused) in one cache line.
 #[derive(Default)]
 #[repr(C, align(64))]
-struct Bucket([AtomicU64; 8]);
+struct Bucket([XorSlot<4>; 2]);
+
+// Safety: a bucket is atomics only, and all-zero atomics are valid (unused entries, date 0).
+unsafe impl Zeroable for Bucket {}
 
 /// Counters of the table's traffic (for `--json` output and tuning), kept by each searching
 /// thread.
@@ -127,58 +129,9 @@ pub struct TableStats {
 /// a slot decodes to boards that match neither position (Hyatt and Mann's lockless hashing), so
 /// a probe never takes one write's bounds for the other's position.
 pub struct Table {
-    buckets: Buckets,
+    buckets: Memory<Bucket>,
     mask: usize,
-    date: u8,
-}
-
-/// The table's memory: zeroed buckets in an anonymous mapping, starting at a 2 MiB boundary
-/// and (on Linux) marked for transparent huge pages before it is first touched: the table is
-/// probed at random, so with 4 KiB pages nearly every probe also misses the TLB (and in a
-/// virtual machine a TLB miss walks two page tables), while 2 MiB pages cover a 64 MiB table
-/// with 32 TLB entries.
-struct Buckets {
-    map: memmap2::MmapMut,
-    /// Where the buckets start in the mapping (the first 2 MiB boundary).
-    offset: usize,
-    len: usize,
-}
-
-/// One huge page.
-const HUGE_PAGE: usize = 2 << 20;
-
-impl Buckets {
-    /// `len` (at least 1) zeroed buckets: every entry unused (date 0).
-    fn new(len: usize) -> Buckets {
-        let len = len.max(1);
-        let bytes = len * std::mem::size_of::<Bucket>();
-        let map = memmap2::MmapMut::map_anon(bytes + HUGE_PAGE)
-            .expect("memory for the endgame solver's table");
-        let offset = map.as_ptr().align_offset(HUGE_PAGE);
-        // Only a hint: if the kernel declines, the table works on small pages.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
-        Buckets { map, offset, len }
-    }
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // Safety: the mapping holds `offset + len` buckets' bytes (it has a huge page to spare
-        // for the alignment), the start is 2 MiB-aligned and so aligned for `Bucket`, and an
-        // anonymous mapping starts zero-filled, a valid `Bucket` (eight `AtomicU64` zeros).
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().add(self.offset).cast(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Buckets {
-    fn deref_mut(&mut self) -> &mut [Bucket] {
-        // Safety: as in `deref`, and `&mut self` makes the access exclusive.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.map.as_mut_ptr().add(self.offset).cast(), self.len)
-        }
-    }
+    date: Generation,
 }
 
 #[inline(always)]
@@ -192,18 +145,17 @@ impl Table {
     /// A table of at most `mib` MiB (rounded down to a power of two of buckets; at least one).
     pub fn new(mib: usize) -> Table {
         let bytes = mib.max(1).saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        let n = buckets_in(bytes, std::mem::size_of::<Bucket>(), true);
         Table {
-            buckets: Buckets::new(n),
+            buckets: Memory::new(n),
             mask: n - 1,
-            date: 1,
+            date: Generation::new(1, u8::MAX),
         }
     }
 
     /// Memory in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets.bytes()
     }
 
     /// Forget everything.
@@ -211,52 +163,38 @@ impl Table {
         for b in self.buckets.iter_mut() {
             *b = Bucket::default();
         }
-        self.date = 1;
+        self.date.reset();
     }
 
     /// Start a new search generation: older entries become the first victims.
     pub fn new_search(&mut self) {
-        self.date = if self.date == u8::MAX {
-            1
-        } else {
-            self.date + 1
-        };
+        self.date.advance();
+    }
+
+    #[inline(always)]
+    fn index(&self, p: u64, o: u64) -> usize {
+        (mix(p, o) >> 32) as usize & self.mask
     }
 
     #[inline(always)]
     fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        &self.buckets[(mix(p, o) >> 32) as usize & self.mask]
+        &self.buckets[self.index(p, o)]
     }
 
     #[inline(always)]
     fn read(b: &Bucket, k: usize) -> Entry {
-        Entry::from_words([
-            b.0[4 * k].load(Relaxed),
-            b.0[4 * k + 1].load(Relaxed),
-            b.0[4 * k + 2].load(Relaxed),
-        ])
+        Entry::from_words(b.0[k].load())
     }
 
     #[inline(always)]
     fn write(b: &Bucket, k: usize, e: &Entry) {
-        for (i, w) in e.words().into_iter().enumerate() {
-            b.0[4 * k + i].store(w, Relaxed);
-        }
+        b.0[k].store(e.words());
     }
 
     /// Warm the cache line of a position that will probably be probed soon.
     #[inline(always)]
     pub fn prefetch(&self, p: u64, o: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = self.bucket(p, o) as *const Bucket as *const i8;
-            // Safety: `_mm_prefetch` only hints the cache; `ptr` points into the live bucket vector.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (p, o);
+        self.buckets.prefetch(self.index(p, o));
     }
 
     /// The entry of this exact position, if stored.
@@ -265,9 +203,10 @@ impl Table {
         stats.probes += 1;
         let b = self.bucket(p, o);
         for k in 0..2 {
-            let d = b.0[4 * k + 2].load(Relaxed);
-            if b.0[4 * k].load(Relaxed) ^ d == p
-                && b.0[4 * k + 1].load(Relaxed) ^ p ^ d.rotate_left(32) == o
+            let slot = &b.0[k];
+            let d = slot.word(2);
+            if slot.word(0) ^ d == p
+                && slot.word(1) ^ p ^ d.rotate_left(32) == o
                 && d & DATE_MASK != 0
             {
                 stats.hits += 1;
@@ -347,7 +286,7 @@ impl Table {
         stats: &mut TableStats,
     ) {
         stats.stores += 1;
-        let date = self.date;
+        let date = self.date.get();
         let b = self.bucket(p, o);
         let entries = [Self::read(b, 0), Self::read(b, 1)];
         for (k, e) in entries.iter().enumerate() {
@@ -406,6 +345,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
 
     fn store(t: &Table, p: u64, o: u64, level: u8, window: (i32, i32, i32), best: u8, nodes: u64) {
         t.store(
