@@ -27,9 +27,10 @@
 pub mod policy;
 pub mod stats;
 
+use std::any::Any;
 use std::collections::VecDeque;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::game::Move;
 use crate::storage::{Generation, Memory, XorSlot, Zeroable};
@@ -376,10 +377,20 @@ struct Totals {
     torn: AtomicU64,
 }
 
+/// The part of a `mib` MiB budget that [`Table::new`] leaves to the game's own table (the
+/// Othello endgame solver's, see [`Table::reserved`]): a sixteenth, at most 4 MiB, none for
+/// budgets under 16 MiB.
+pub fn reserve_bytes(mib: usize) -> usize {
+    if mib < 16 { 0 } else { (mib << 20) / 16 }.min(4 << 20)
+}
+
 /// The transposition table. `Sync`: share it as `Arc<Table>`.
 pub struct Table {
     buckets: Memory<Bucket>,
     mib: usize,
+    /// Bytes of the budget left to a game's own table, made on first use.
+    reserve: usize,
+    reserved: OnceLock<Arc<dyn Any + Send + Sync>>,
     policy: AtomicU8,
     check_bits: AtomicU32,
     mask: AtomicU64,
@@ -400,12 +411,38 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// A table of exactly `mib` MiB (at least one bucket when `mib` is 0).
+    /// A table for a budget of exactly `mib` MiB (at least one bucket when `mib` is 0): its
+    /// slots, and the [`reserve_bytes`] a game's own table may take ([`Table::reserved`]).
     pub fn new(mib: usize, policy: Policy, check_bits: u32) -> Table {
-        let mut t =
-            Self::with_entries(mib.saturating_mul(1 << 20) / SLOT_BYTES, policy, check_bits);
+        let reserve = reserve_bytes(mib);
+        let mut t = Self::with_entries(
+            (mib.saturating_mul(1 << 20) - reserve) / SLOT_BYTES,
+            policy,
+            check_bits,
+        );
         t.mib = mib;
+        t.reserve = reserve;
         t
+    }
+
+    /// The game's own table in the reserved part of the budget, made by `make` (given the
+    /// reserved bytes) on the first call and shared by every caller after — every thread of
+    /// every search on this table. `None` when nothing is reserved (small tables, those made by
+    /// entry count) or the reserve already holds another type.
+    pub fn reserved<T: Any + Send + Sync>(&self, make: impl FnOnce(usize) -> T) -> Option<Arc<T>> {
+        if self.reserve == 0 {
+            return None;
+        }
+        let reserve = self.reserve;
+        let any = self
+            .reserved
+            .get_or_init(|| Arc::new(make(reserve)) as Arc<dyn Any + Send + Sync>);
+        Arc::clone(any).downcast::<T>().ok()
+    }
+
+    /// Bytes of the budget reserved for a game's own table (see [`Table::reserved`]).
+    pub fn reserved_bytes(&self) -> usize {
+        self.reserve
     }
 
     /// A table of `entries` slots rounded down to whole buckets (at least one bucket): the tiny
@@ -416,6 +453,8 @@ impl Table {
         let bits = check_bits.clamp(MIN_CHECK_BITS, MAX_CHECK_BITS);
         Table {
             mib: (n * SLOTS * SLOT_BYTES) >> 20,
+            reserve: 0,
+            reserved: OnceLock::new(),
             buckets,
             policy: AtomicU8::new(policy.index() as u8),
             check_bits: AtomicU32::new(bits),

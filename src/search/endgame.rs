@@ -31,16 +31,17 @@ mod hint;
 mod table;
 mod tree;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::Move;
 use crate::game::othello::bitboard as bits;
 use crate::search::othello::eval;
-use table::{NO_MOVE, Table};
+use table::NO_MOVE;
 use tree::{Candidate, Lists, Tree};
 
-pub use table::TableStats;
+pub use table::{SolverTable, TableStats};
 
 /// Default size of the solver's table (MiB).
 pub const DEFAULT_TABLE_MIB: usize = 64;
@@ -142,9 +143,10 @@ pub struct Interrupted {
     pub nodes: u64,
 }
 
-/// An endgame solver with its own transposition table, kept between solves.
+/// An endgame solver with a transposition table, kept between solves: its own, or one shared
+/// with other solvers (the midgame search's threads share one, see [`Solver::with_table`]).
 pub struct Solver {
-    table: Table,
+    table: Arc<SolverTable>,
     lists: Lists,
     options: Options,
     weights: Option<eval::Weights>,
@@ -161,7 +163,7 @@ impl Default for Solver {
 
 /// A new search tree on `table` (see [`Tree`] for the fields).
 fn new_tree<'a>(
-    table: &'a Table,
+    table: &'a SolverTable,
     lists: &'a mut Lists,
     eval_slots: &'a mut hint::EvalSlots,
     options: Options,
@@ -204,8 +206,14 @@ fn new_lists() -> Lists {
 impl Solver {
     /// A solver whose table takes at most `table_mib` MiB.
     pub fn new(table_mib: usize) -> Solver {
+        Solver::with_table(Arc::new(SolverTable::new(table_mib)))
+    }
+
+    /// A solver on a table that other solvers may share (lock-free, as the solver's own Lazy
+    /// SMP threads share theirs).
+    pub fn with_table(table: Arc<SolverTable>) -> Solver {
         Solver {
-            table: Table::new(table_mib),
+            table,
             lists: new_lists(),
             options: Options::default(),
             weights: None,

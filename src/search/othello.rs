@@ -24,10 +24,12 @@ use super::{Board, ExactNode, Gen, Scored};
 use crate::game::othello::{Othello, flips, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
-use crate::search::endgame::{SolveLimits, Solver};
+use crate::search::endgame::{SolveLimits, Solver, SolverTable};
+use crate::tt::Table;
 use crate::zobrist::Keys;
 use eval::{Indices, SCALE, Weights};
 use linear::{CORNERS, final_centi};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Static square values for move ordering (a1 = index 0, row-major).
@@ -178,7 +180,8 @@ pub const SOLVER_EMPTIES: u32 = 16;
 pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
 pub const HANDOVER_GAP: i32 = 16;
-/// The solver's table (MiB), made on first use.
+/// The solver's own table (MiB), made on first use when the search's table reserves none for
+/// it (tables made by entry count: the bench).
 const SOLVER_MIB: usize = 4;
 
 /// The search's Othello board: two bitboards, the hash, an undo stack, and the exact endgame
@@ -195,6 +198,9 @@ pub struct OthelloBoard {
     /// The eight symmetric hashes, when symmetry keys are on.
     sym: Option<Box<SymmetryTracker>>,
     solver: Option<Box<Solver>>,
+    /// The search's table, whose reserved memory holds the solver's table shared by every
+    /// thread (see [`Board::use_table`]); without one, the solver has a table of its own.
+    table: Option<Arc<Table>>,
     /// The pattern evaluation and its indices, kept move by move; `None` on a baseline board
     /// (linear evaluation).
     pattern: Option<(&'static Weights, Box<Indices>)>,
@@ -223,6 +229,7 @@ impl OthelloBoard {
             stack: Vec::with_capacity(128),
             sym: None,
             solver: None,
+            table: None,
             pattern: Weights::builtin().map(|w| {
                 let (black, white) = if game.side_to_move().index() == 0 {
                     (p, o)
@@ -470,6 +477,10 @@ impl Board for OthelloBoard {
         to_centi(w.eval_indices(ind, self.side, (p | o).count_zeros(), mobility))
     }
 
+    fn use_table(&mut self, table: &Arc<Table>) {
+        self.table = Some(Arc::clone(table));
+    }
+
     /// The "Engine" issue's engine: linear evaluation and its move ordering (the search no
     /// longer calls [`Board::exact_hook`] either).
     fn disable_exact_answers(&mut self) {
@@ -495,9 +506,19 @@ impl Board for OthelloBoard {
         if !(to_the_end || handover) {
             return None;
         }
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Box::new(Solver::new(SOLVER_MIB)));
+        let solver = match &mut self.solver {
+            Some(s) => s,
+            None => {
+                let shared = self
+                    .table
+                    .as_ref()
+                    .and_then(|t| t.reserved(SolverTable::with_bytes));
+                self.solver.insert(Box::new(match shared {
+                    Some(table) => Solver::with_table(table),
+                    None => Solver::new(SOLVER_MIB),
+                }))
+            }
+        };
         // Disc window containing (alpha, beta) in centi-discs.
         let a = alpha.div_euclid(DISC);
         let b = (beta + DISC - 1).div_euclid(DISC);

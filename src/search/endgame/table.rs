@@ -17,12 +17,12 @@
 //! its subtree cost. Buckets of two entries fill one 64-byte cache line; a store that misses both
 //! evicts the entry from an older search first, then the cheaper subtree.
 //!
-//! With `--threads`, the solver's threads share one table without locks; see [`Table`] for how
+//! With `--threads`, the solver's threads share one table without locks; see [`SolverTable`] for how
 //! an entry torn by two simultaneous writes is recognised and ignored.
 
 use crate::storage::{Generation, Memory, XorSlot, Zeroable, buckets_in};
 
-/// One stored result (as read: the table keeps it in three words, see [`Table`]).
+/// One stored result (as read: the table keeps it in three words, see [`SolverTable`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub player: u64,
@@ -128,7 +128,7 @@ pub struct TableStats {
 /// and the data word. Two threads writing one slot at once can leave words of both writes; such
 /// a slot decodes to boards that match neither position (Hyatt and Mann's lockless hashing), so
 /// a probe never takes one write's bounds for the other's position.
-pub struct Table {
+pub struct SolverTable {
     buckets: Memory<Bucket>,
     mask: usize,
     date: Generation,
@@ -141,12 +141,16 @@ fn mix(p: u64, o: u64) -> u64 {
     h ^ (h >> 29)
 }
 
-impl Table {
+impl SolverTable {
     /// A table of at most `mib` MiB (rounded down to a power of two of buckets; at least one).
-    pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
+    pub fn new(mib: usize) -> SolverTable {
+        SolverTable::with_bytes(mib.max(1).saturating_mul(1 << 20))
+    }
+
+    /// A table of at most `bytes` (rounded down to a power of two of buckets; at least one).
+    pub fn with_bytes(bytes: usize) -> SolverTable {
         let n = buckets_in(bytes, std::mem::size_of::<Bucket>(), true);
-        Table {
+        SolverTable {
             buckets: Memory::new(n),
             mask: n - 1,
             date: Generation::new(1, u8::MAX),
@@ -158,16 +162,18 @@ impl Table {
         self.buckets.bytes()
     }
 
-    /// Forget everything.
-    pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            *b = Bucket::default();
+    /// Forget everything (also while other threads use the table: slot by slot).
+    pub fn clear(&self) {
+        for b in self.buckets.iter() {
+            for slot in &b.0 {
+                slot.clear();
+            }
         }
         self.date.reset();
     }
 
     /// Start a new search generation: older entries become the first victims.
-    pub fn new_search(&mut self) {
+    pub fn new_search(&self) {
         self.date.advance();
     }
 
@@ -347,7 +353,15 @@ mod tests {
     use super::*;
     use std::sync::atomic::Ordering::Relaxed;
 
-    fn store(t: &Table, p: u64, o: u64, level: u8, window: (i32, i32, i32), best: u8, nodes: u64) {
+    fn store(
+        t: &SolverTable,
+        p: u64,
+        o: u64,
+        level: u8,
+        window: (i32, i32, i32),
+        best: u8,
+        nodes: u64,
+    ) {
         t.store(
             p,
             o,
@@ -360,13 +374,13 @@ mod tests {
         );
     }
 
-    fn probe(t: &Table, p: u64, o: u64) -> Option<Entry> {
+    fn probe(t: &SolverTable, p: u64, o: u64) -> Option<Entry> {
         t.probe(p, o, &mut TableStats::default())
     }
 
     #[test]
     fn sizes_and_bounds_merge() {
-        let t = Table::new(1);
+        let t = SolverTable::new(1);
         assert_eq!(t.bytes(), 1 << 20);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         store(&t, 1, 2, EXACT, (-10, -9, 4), 5, 1000); // fail high: lower bound 4
@@ -380,7 +394,7 @@ mod tests {
 
     #[test]
     fn selective_bounds_never_weaken_exact_ones() {
-        let t = Table::new(1);
+        let t = SolverTable::new(1);
         store(&t, 1, 2, 1, (-10, -9, 4), 5, 1000); // selective: lower bound 4
         let e = probe(&t, 1, 2).expect("stored");
         assert_eq!((e.lower, e.upper, e.best, e.level), (4, 64, 5, 1));
@@ -400,7 +414,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_evicts_the_older_search_first() {
-        let mut t = Table::new(1);
+        let t = SolverTable::new(1);
         // find three positions in one bucket
         let mut same = Vec::new();
         let target = t.bucket(1, 0) as *const Bucket;
@@ -470,7 +484,7 @@ mod tests {
     #[test]
     fn a_torn_slot_never_passes_for_an_entry() {
         use std::sync::atomic::AtomicBool;
-        let t = Table::new(1);
+        let t = SolverTable::new(1);
         let entry = |player: u64, opponent: u64, v: i8, best: u8| Entry {
             player,
             opponent,
@@ -492,11 +506,11 @@ mod tests {
             for e in [a, b] {
                 let (done, started) = (&done, &started);
                 s.spawn(move || {
-                    Table::write(bucket, 0, &e);
+                    SolverTable::write(bucket, 0, &e);
                     started.fetch_add(1, Relaxed);
                     while !done.load(Relaxed) {
                         for _ in 0..1000 {
-                            Table::write(bucket, 0, &e);
+                            SolverTable::write(bucket, 0, &e);
                         }
                     }
                 });
@@ -506,7 +520,7 @@ mod tests {
                 std::thread::yield_now();
             }
             for _ in 0..2_000_000 {
-                let r = Table::read(bucket, 0);
+                let r = SolverTable::read(bucket, 0);
                 if r == a || r == b {
                     whole += 1;
                 } else if r.date != 0 {

@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::table::{Entry, HINT, NO_MOVE, Table, TableStats};
+use super::table::{Entry, HINT, NO_MOVE, SolverTable, TableStats};
 use crate::game::othello::bitboard::{
     CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, final_score, flips, last_flip_count,
     moves, potential_moves, quadrant, stable_discs_until, weighted_mobility,
@@ -97,7 +97,7 @@ pub type Lists = Vec<[Candidate; 64]>;
 /// The state of one search call: counters, limits and borrowed tables.
 pub struct Tree<'a> {
     /// The table, possibly shared with other threads' trees.
-    pub table: &'a Table,
+    pub table: &'a SolverTable,
     /// This tree's table traffic.
     pub table_stats: TableStats,
     /// The level its stores are made at and its probes need: [`super::table::EXACT`] for the
@@ -768,7 +768,7 @@ mod tests {
 
     #[test]
     fn every_tier_is_exact_and_fail_soft_for_any_window() {
-        let table = Table::new(1);
+        let table = SolverTable::new(1);
         let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
         let mut eval_slots = super::super::hint::eval_slots();
         let stop = AtomicBool::new(false);
