@@ -23,6 +23,7 @@ pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod storage;
 pub mod tt;
 pub mod ui;
 pub mod zobrist;

@@ -294,6 +294,12 @@ pub trait Board: Send {
         }
     }
 
+    /// The search's shared table, handed to every thread's board before the search: a game
+    /// may keep its own table in the table's reserved memory ([`Table::reserved`]; the Othello
+    /// endgame solver's), so that it comes out of the configured budget and is shared by all
+    /// threads. Default: nothing.
+    fn use_table(&mut self, _table: &Arc<Table>) {}
+
     // --- Symmetry keys ---
 
     /// Turn on symmetry keys: keep the eight symmetric hashes incrementally and use the smallest
@@ -632,6 +638,9 @@ impl<G: Searchable> Searcher<G> {
         }
         let mut g = game.board();
         g.configure(&self.options);
+        if let TtStore::Table(t) = &self.tt {
+            g.use_table(t);
+        }
         if let Some(setup) = &self.board_setup {
             setup(&mut g);
         }

@@ -1,7 +1,9 @@
 //! The transposition table: a fixed array of cache-line buckets shared by every searching thread.
 //!
 //! # Layout
-//! The table is `buckets` × 4 slots of 16 bytes; a bucket is one 64-byte cache line. A key picks
+//! The table is `buckets` × 4 slots of 16 bytes; a bucket is one 64-byte cache line, in the
+//! huge-page memory of the storage layer ([`crate::storage`], shared with the endgame solver's
+//! table). A key picks
 //! its bucket from its low 32 bits (multiply-shift, so any bucket count works) and, for the
 //! direct-mapped policies, its slot (or slot pair) from bits 32–33. Every slot holds two words:
 //! `data` (move, score, depth, bound, age, subtree-size class, an 8-bit tag) and `key ^ data`.
@@ -25,11 +27,13 @@
 pub mod policy;
 pub mod stats;
 
+use std::any::Any;
 use std::collections::VecDeque;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::game::Move;
+use crate::storage::{Generation, Memory, XorSlot, Zeroable};
 pub use policy::Policy;
 pub use stats::{EVENT_RING, ReplacementEvent, TtCounters, TtStats};
 
@@ -133,11 +137,9 @@ impl Entry {
     }
 }
 
+/// Two words of the storage layer: `[key ^ data, data]`.
 #[derive(Default)]
-struct Slot {
-    key_xor: AtomicU64,
-    data: AtomicU64,
-}
+struct Slot(XorSlot<2>);
 
 /// What one slot holds when read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -151,8 +153,8 @@ pub enum SlotRead {
 impl Slot {
     #[inline]
     fn read(&self) -> SlotRead {
-        let data = self.data.load(Relaxed);
-        let key_xor = self.key_xor.load(Relaxed);
+        let data = self.0.word(1);
+        let key_xor = self.0.word(0);
         if data == 0 {
             return if key_xor == 0 {
                 SlotRead::Empty
@@ -173,13 +175,11 @@ impl Slot {
     #[inline]
     fn write(&self, e: &Entry) {
         let data = e.data();
-        self.key_xor.store(e.key ^ data, Relaxed);
-        self.data.store(data, Relaxed);
+        self.0.store([e.key ^ data, data]);
     }
 
     fn clear(&self) {
-        self.key_xor.store(0, Relaxed);
-        self.data.store(0, Relaxed);
+        self.0.clear();
     }
 }
 
@@ -188,6 +188,9 @@ impl Slot {
 struct Bucket {
     slots: [Slot; SLOTS],
 }
+
+// Safety: a bucket is atomics only, and all-zero atomics are valid (empty slots).
+unsafe impl Zeroable for Bucket {}
 
 /// How a store was classified.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -374,14 +377,24 @@ struct Totals {
     torn: AtomicU64,
 }
 
+/// The part of a `mib` MiB budget that [`Table::new`] leaves to the game's own table (the
+/// Othello endgame solver's, see [`Table::reserved`]): a sixteenth, at most 4 MiB, none for
+/// budgets under 16 MiB.
+pub fn reserve_bytes(mib: usize) -> usize {
+    if mib < 16 { 0 } else { (mib << 20) / 16 }.min(4 << 20)
+}
+
 /// The transposition table. `Sync`: share it as `Arc<Table>`.
 pub struct Table {
-    buckets: Box<[Bucket]>,
+    buckets: Memory<Bucket>,
     mib: usize,
+    /// Bytes of the budget left to a game's own table, made on first use.
+    reserve: usize,
+    reserved: OnceLock<Arc<dyn Any + Send + Sync>>,
     policy: AtomicU8,
     check_bits: AtomicU32,
     mask: AtomicU64,
-    generation: AtomicU8,
+    generation: Generation,
     totals: Totals,
     policy_switches: AtomicU64,
     events: Mutex<VecDeque<ReplacementEvent>>,
@@ -398,27 +411,55 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// A table of exactly `mib` MiB (at least one bucket when `mib` is 0).
+    /// A table for a budget of exactly `mib` MiB (at least one bucket when `mib` is 0): its
+    /// slots, and the [`reserve_bytes`] a game's own table may take ([`Table::reserved`]).
     pub fn new(mib: usize, policy: Policy, check_bits: u32) -> Table {
-        let mut t =
-            Self::with_entries(mib.saturating_mul(1 << 20) / SLOT_BYTES, policy, check_bits);
+        let reserve = reserve_bytes(mib);
+        let mut t = Self::with_entries(
+            (mib.saturating_mul(1 << 20) - reserve) / SLOT_BYTES,
+            policy,
+            check_bits,
+        );
         t.mib = mib;
+        t.reserve = reserve;
         t
+    }
+
+    /// The game's own table in the reserved part of the budget, made by `make` (given the
+    /// reserved bytes) on the first call and shared by every caller after — every thread of
+    /// every search on this table. `None` when nothing is reserved (small tables, those made by
+    /// entry count) or the reserve already holds another type.
+    pub fn reserved<T: Any + Send + Sync>(&self, make: impl FnOnce(usize) -> T) -> Option<Arc<T>> {
+        if self.reserve == 0 {
+            return None;
+        }
+        let reserve = self.reserve;
+        let any = self
+            .reserved
+            .get_or_init(|| Arc::new(make(reserve)) as Arc<dyn Any + Send + Sync>);
+        Arc::clone(any).downcast::<T>().ok()
+    }
+
+    /// Bytes of the budget reserved for a game's own table (see [`Table::reserved`]).
+    pub fn reserved_bytes(&self) -> usize {
+        self.reserve
     }
 
     /// A table of `entries` slots rounded down to whole buckets (at least one bucket): the tiny
     /// tables of the replacement experiment.
     pub fn with_entries(entries: usize, policy: Policy, check_bits: u32) -> Table {
         let n = (entries / SLOTS).clamp(1, 1 << 32);
-        let buckets: Box<[Bucket]> = (0..n).map(|_| Bucket::default()).collect();
+        let buckets: Memory<Bucket> = Memory::new(n);
         let bits = check_bits.clamp(MIN_CHECK_BITS, MAX_CHECK_BITS);
         Table {
             mib: (n * SLOTS * SLOT_BYTES) >> 20,
+            reserve: 0,
+            reserved: OnceLock::new(),
             buckets,
             policy: AtomicU8::new(policy.index() as u8),
             check_bits: AtomicU32::new(bits),
             mask: AtomicU64::new(check_mask(bits)),
-            generation: AtomicU8::new(0),
+            generation: Generation::new(0, GENERATIONS - 1),
             totals: Totals::default(),
             policy_switches: AtomicU64::new(0),
             events: Mutex::new(VecDeque::new()),
@@ -469,13 +510,12 @@ impl Table {
 
     /// The current generation (0..64).
     pub fn generation(&self) -> u8 {
-        self.generation.load(Relaxed)
+        self.generation.get()
     }
 
     /// Start a new search: bump the generation (age) that stores are stamped with.
     pub fn new_search(&self) {
-        let g = self.generation.load(Relaxed);
-        self.generation.store((g + 1) % GENERATIONS, Relaxed);
+        self.generation.advance();
     }
 
     /// Empty every slot and zero the counters and events (not the policy-switch count).
@@ -568,7 +608,7 @@ impl Table {
     /// Store a result under the current policy (`new.age` is replaced by the generation).
     #[inline]
     pub fn store<const COUNT: bool>(&self, mut new: Entry, c: &mut TtCounters) -> StoreKind {
-        let generation = self.generation.load(Relaxed);
+        let generation = self.generation.get();
         new.age = generation;
         let policy = self.policy();
         let mask = self.mask.load(Relaxed);
@@ -765,8 +805,7 @@ mod tests {
         let b = entry(0x5555_6666_7777_8888, 4);
         let slot = &t.buckets[0].slots[0];
         // key ^ data of one write beside data of another.
-        slot.key_xor.store(a.key ^ a.data(), Relaxed);
-        slot.data.store(b.data(), Relaxed);
+        slot.0.store([a.key ^ a.data(), b.data()]);
         assert_eq!(slot.read(), SlotRead::Torn);
         let mut c = TtCounters::default();
         assert!(t.probe::<true>(a.key, &mut c).is_none());

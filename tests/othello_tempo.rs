@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use xorboard::game::othello::{Othello, START_BLACK, START_WHITE, flips, moves};
 use xorboard::game::play_line;
-use xorboard::search::endgame::eval::{Indices, SCALE, Weights};
+use xorboard::search::othello::eval::{Indices, SCALE, Weights};
 use xorboard::search::othello::pattern_search;
 use xorboard::search::{Limits, Searcher};
 use xorboard::tt::{Policy, Table};

@@ -212,6 +212,30 @@ fn table_size_is_exact() {
     assert_eq!(t.check_bits(), 8);
 }
 
+#[test]
+fn the_solver_table_comes_out_of_the_budget_and_is_shared() {
+    use std::sync::Arc;
+    use xorboard::search::endgame::SolverTable;
+    let t = Table::new(64, Policy::Aging, 64);
+    assert_eq!(t.mib(), 64);
+    assert_eq!(t.reserved_bytes(), 4 << 20);
+    assert_eq!(t.bytes() + t.reserved_bytes(), 64 << 20);
+    let a = t.reserved(SolverTable::with_bytes).expect("reserved");
+    let b = t.reserved(|_| -> SolverTable { unreachable!("made once") });
+    assert!(Arc::ptr_eq(&a, &b.expect("the same table")));
+    assert_eq!(a.bytes(), 4 << 20);
+    // Small tables and those made by entry count reserve nothing.
+    assert!(
+        Table::new(8, Policy::Aging, 64)
+            .reserved(SolverTable::with_bytes)
+            .is_none()
+    );
+    assert_eq!(
+        Table::with_entries(1 << 20, Policy::Aging, 64).reserved_bytes(),
+        0
+    );
+}
+
 /// Two threads write different positions into the same slot as fast as they can and read their
 /// own back. Interleaved writes leave `key ^ data` of one beside `data` of the other; the probe
 /// must detect every such torn slot (count it, return nothing) and never hand out a mixed entry.

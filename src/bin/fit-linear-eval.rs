@@ -219,7 +219,7 @@ fn eval_speed() {
     use std::hint::black_box;
     use std::time::Instant;
     use xorboard::game::othello::{START_BLACK, START_WHITE, flips};
-    use xorboard::search::endgame::eval::{Indices, N_FEATURES, Weights, indices};
+    use xorboard::search::othello::eval::{Indices, N_FEATURES, Weights, indices};
     use xorboard::search::othello::evaluate;
 
     let w = Weights::builtin().expect("weights");

@@ -1,4 +1,4 @@
-//! Fit the pattern evaluation (`assets/endgame-eval.bin`, see `xorboard::search::endgame::eval`)
+//! Fit the pattern evaluation (`assets/endgame-eval.bin`, see `xorboard::search::othello::eval`)
 //! band by band of empties, from the end of the game up.
 //!
 //! ```sh
@@ -56,10 +56,10 @@ use clap::Parser;
 use std::sync::atomic::AtomicBool;
 
 use xorboard::game::othello::{START_BLACK, START_WHITE, flips, moves};
-use xorboard::search::endgame::eval::{
+use xorboard::search::endgame::{SolveLimits, Solver};
+use xorboard::search::othello::eval::{
     Indices, N_EXTRA, N_FEATURES, SCALE, Weights, indices, layout,
 };
-use xorboard::search::endgame::{SolveLimits, Solver};
 use xorboard::search::othello::pattern_search;
 
 /// The default bands (top empties of each): the endgame's five, then one per four empties.

@@ -27,8 +27,8 @@ use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
 use crate::game::{Game, GameKind, Move, Outcome, Side};
 use crate::search::BoardSetup;
-use crate::search::endgame::eval::Weights;
 use crate::search::othello::OthelloBoard;
+use crate::search::othello::eval::Weights;
 use crate::search::{Limits, Searchable, Searcher};
 use crate::tt::{Policy, Table, TtStats};
 

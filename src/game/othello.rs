@@ -5,9 +5,14 @@
 //! side with no move must pass (a pass is a move, [`Move::PASS`]); the game ends when neither side
 //! can move.
 //!
-//! The free functions [`moves`] and [`flips`] work on raw `(player, opponent)` bitboards and are
-//! what the perft counter and the endgame solver use; [`Othello`] wraps them with the side to
-//! move, the Zobrist hash and an undo stack.
+//! The bit kernel [`bitboard`] works on raw `(player, opponent)` bitboards ([`moves`], [`flips`],
+//! [`final_score`], stability, parity); the rules here, perft, the midgame search and the exact
+//! solver all call it. [`Othello`] wraps it with the side to move, the Zobrist hash and an undo
+//! stack.
+
+pub mod bitboard;
+
+pub use bitboard::{final_score, flips, moves};
 
 use crate::game::{Cell, Change, Game, GameKind, Move, MoveError, Outcome, Side};
 use crate::zobrist::Keys;
@@ -33,104 +38,8 @@ fn shift(b: u64, by: i32) -> u64 {
     if by > 0 { b << by } else { b >> -by }
 }
 
-/// The squares where `player` may move.
-///
-/// A fill in each direction, with the doubling trick: after two single steps, `pairs` (opponent
-/// discs with an opponent neighbour in the direction) extends each run by two at once, so a run of
-/// up to six discs takes four steps instead of six.
-#[inline]
-pub fn moves(player: u64, opponent: u64) -> u64 {
-    #[inline(always)]
-    fn dir(p: u64, o: u64, d: u32, left: bool) -> u64 {
-        let sh = |b: u64, n: u32| if left { b << n } else { b >> n };
-        let mut t = o & sh(p, d);
-        t |= o & sh(t, d);
-        let pairs = o & sh(o, d);
-        t |= pairs & sh(t, 2 * d);
-        t |= pairs & sh(t, 2 * d);
-        sh(t, d)
-    }
-    let inner = opponent & NOT_EDGE;
-    let m = dir(player, inner, 1, true)
-        | dir(player, inner, 1, false)
-        | dir(player, opponent, 8, true)
-        | dir(player, opponent, 8, false)
-        | dir(player, inner, 9, true)
-        | dir(player, inner, 9, false)
-        | dir(player, inner, 7, true)
-        | dir(player, inner, 7, false);
-    m & !(player | opponent)
-}
-
-/// For each square and direction, the squares from the next one to the edge (the ray).
-static RAYS: [[u64; 8]; 64] = {
-    let mut rays = [[0u64; 8]; 64];
-    // (dcol, drow) for: +1, +9, +8, +7 (towards higher bits), then -1, -9, -8, -7
-    let steps: [(i32, i32); 8] = [
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-    ];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dc, dr) = steps[d];
-            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
-            let mut ray = 0u64;
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                ray |= 1u64 << (r * 8 + c);
-                c += dc;
-                r += dr;
-            }
-            rays[sq][d] = ray;
-            d += 1;
-        }
-        sq += 1;
-    }
-    rays
-};
-
-/// The discs a move of `player` on `square` flips (0 if none; the square itself is not included).
-///
-/// Per direction: the first square of the ray that is not an opponent disc (the lowest bit for rays
-/// towards higher bits, the highest for the others) must be the player's; then every ray square
-/// before it flips.
-#[inline]
-pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-    let rays = &RAYS[square];
-    let mut flipped = 0;
-    let mut d = 0;
-    while d < 4 {
-        let ray = rays[d];
-        let stop = ray & !opponent;
-        let first = stop & stop.wrapping_neg();
-        if first & player != 0 {
-            flipped |= (first - 1) & ray;
-        }
-        d += 1;
-    }
-    while d < 8 {
-        let ray = rays[d];
-        let stop = ray & !opponent;
-        if stop != 0 {
-            let last = 63 - stop.leading_zeros();
-            if player & (1u64 << last) != 0 {
-                // ray squares above the stop square
-                flipped |= ray & (u64::MAX << last << 1);
-            }
-        }
-        d += 1;
-    }
-    flipped
-}
-
-/// Reference flips by walking each direction one square at a time (kept for tests).
+/// Reference flips by walking each direction one square at a time (the kernel's tests check
+/// every version of [`flips`] and [`moves`] against it).
 pub fn flips_slow(square: usize, player: u64, opponent: u64) -> u64 {
     let x = 1u64 << square;
     let mut flipped = 0;

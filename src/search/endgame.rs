@@ -22,24 +22,26 @@
 //! confidence. Their scores are usually within a few discs of the exact one and cost a fraction
 //! of it; the exact search starts its aspiration windows there and orders moves by the best
 //! moves they stored. Their bounds are stored at their own level in the table and never used by
-//! the exact search, so every result stays exact. The solver agrees with
-//! [`crate::game::othello`]: it uses the same rules, and its own faster kernels (`bits`) are
-//! tested against the rules module.
+//! the exact search, so every result stays exact. The solver plays by the rules' own bit kernel,
+//! [`crate::game::othello::bitboard`], and evaluates with the pattern evaluation of
+//! [`crate::search::othello::eval`]. Its files form a tree: this one drives `hint` and `tree`,
+//! `hint` extends `tree`, and `tree` stands on `table` alone.
 
-mod bits;
-pub mod eval;
 mod hint;
 mod table;
 mod tree;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::Move;
-use table::{NO_MOVE, Table};
+use crate::game::othello::bitboard as bits;
+use crate::search::othello::eval;
+use table::NO_MOVE;
 use tree::{Candidate, Lists, Tree};
 
-pub use table::TableStats;
+pub use table::{SolverTable, TableStats};
 
 /// Default size of the solver's table (MiB).
 pub const DEFAULT_TABLE_MIB: usize = 64;
@@ -141,9 +143,10 @@ pub struct Interrupted {
     pub nodes: u64,
 }
 
-/// An endgame solver with its own transposition table, kept between solves.
+/// An endgame solver with a transposition table, kept between solves: its own, or one shared
+/// with other solvers (the midgame search's threads share one, see [`Solver::with_table`]).
 pub struct Solver {
-    table: Table,
+    table: Arc<SolverTable>,
     lists: Lists,
     options: Options,
     weights: Option<eval::Weights>,
@@ -160,7 +163,7 @@ impl Default for Solver {
 
 /// A new search tree on `table` (see [`Tree`] for the fields).
 fn new_tree<'a>(
-    table: &'a Table,
+    table: &'a SolverTable,
     lists: &'a mut Lists,
     eval_slots: &'a mut hint::EvalSlots,
     options: Options,
@@ -203,8 +206,14 @@ fn new_lists() -> Lists {
 impl Solver {
     /// A solver whose table takes at most `table_mib` MiB.
     pub fn new(table_mib: usize) -> Solver {
+        Solver::with_table(Arc::new(SolverTable::new(table_mib)))
+    }
+
+    /// A solver on a table that other solvers may share (lock-free, as the solver's own Lazy
+    /// SMP threads share theirs).
+    pub fn with_table(table: Arc<SolverTable>) -> Solver {
         Solver {
-            table: Table::new(table_mib),
+            table,
             lists: new_lists(),
             options: Options::default(),
             weights: None,
@@ -505,7 +514,7 @@ fn root(t: &mut Tree, p: u64, o: u64, alpha: i32, beta: i32) -> Result<(i32, Mov
     if mv == 0 {
         if bits::moves(o, p) == 0 {
             t.nodes += 1;
-            return Ok((tree::final_score(p, o), Move::NONE));
+            return Ok((bits::final_score(p, o), Move::NONE));
         }
         let (v, _) = root(t, o, p, -beta, -alpha)?;
         return Ok((-v, Move::PASS));
@@ -641,7 +650,7 @@ pub(crate) mod tests {
         let mv = othello::moves(p, o);
         if mv == 0 {
             if othello::moves(o, p) == 0 {
-                return tree::final_score(p, o);
+                return bits::final_score(p, o);
             }
             return -reference(o, p);
         }
@@ -713,7 +722,7 @@ pub(crate) mod tests {
             0,
             "pv ends the game"
         );
-        sign * tree::final_score(p, o)
+        sign * bits::final_score(p, o)
     }
 
     #[test]

@@ -1,33 +1,36 @@
 //! Othello for the generic search: move generation with move ordering and a static evaluation
 //! in centi-discs, exact disc difference once the game is over.
 //!
-//! The evaluation is the trained pattern evaluation of [`crate::search::endgame::eval`] (its
+//! The evaluation is the trained pattern evaluation of [`eval`] (its
 //! table indices kept move by move on the search board), and moves are ordered by the
 //! evaluation of the position they lead to away from the leaves. The "Engine" issue's engine
 //! stays available as a baseline: a board whose exact answers are switched off
 //! ([`Board::disable_exact_answers`], what `selfplay --b-baseline` and the plain-search tests
-//! do) evaluates with the linear evaluation [`evaluate`] (mobility, potential mobility,
+//! do) evaluates with the linear evaluation [`linear`] (mobility, potential mobility,
 //! corners, X- and C-squares, stable edge discs, parity; fitted weights) and orders moves the
 //! old way (square values, fastest first), and the search does not call the endgame solver.
 //!
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
+pub mod eval;
+pub mod linear;
+
+pub use linear::{
+    BUCKET_EMPTIES, BUCKETS, DISC, FEATURE_NAMES, FEATURES, WEIGHTS, bucket, evaluate, features,
+};
+
 use super::{Board, ExactNode, Gen, Scored};
-use crate::game::othello::{Othello, moves};
+use crate::game::othello::{Othello, flips, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
-use crate::search::endgame::eval::{Indices, SCALE, Weights};
-use crate::search::endgame::{SolveLimits, Solver};
+use crate::search::endgame::{SolveLimits, Solver, SolverTable};
+use crate::tt::Table;
 use crate::zobrist::Keys;
+use eval::{Indices, SCALE, Weights};
+use linear::{CORNERS, final_centi};
+use std::sync::Arc;
 use std::time::Instant;
-
-/// Internal score units per disc.
-pub const DISC: i32 = 100;
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
 /// Static square values for move ordering (a1 = index 0, row-major).
 #[rustfmt::skip]
@@ -42,149 +45,6 @@ const SQUARE: [i32; 64] = [
     100, -30, 10,  5,  5, 10, -30, 100,
 ];
 
-/// (corner, X-square, C-square, C-square) for the four corners.
-const CORNER_GROUPS: [(u32, u32, u32, u32); 4] = [
-    (0, 9, 1, 8),
-    (7, 14, 6, 15),
-    (56, 49, 57, 48),
-    (63, 54, 62, 55),
-];
-
-/// Squares next to any square of `b`.
-#[inline]
-fn neighbours(b: u64) -> u64 {
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
-}
-
-/// Discs of `p` on the edges that cannot be flipped: runs from an owned corner along an edge,
-/// and whole filled edges.
-fn stable_edges(p: u64, o: u64) -> u64 {
-    let full = p | o;
-    let mut s = 0u64;
-    // (corner, step) walks along the four edges in both directions.
-    const WALKS: [(i32, i32); 8] = [
-        (0, 1),
-        (0, 8),
-        (7, -1),
-        (7, 8),
-        (56, 1),
-        (56, -8),
-        (63, -1),
-        (63, -8),
-    ];
-    for &(c, step) in &WALKS {
-        if p & (1 << c) == 0 {
-            continue;
-        }
-        let mut sq = c;
-        for _ in 0..8 {
-            if p & (1 << sq) == 0 {
-                break;
-            }
-            s |= 1 << sq;
-            sq += step;
-            if !(0..64).contains(&sq) {
-                break;
-            }
-        }
-    }
-    const EDGES: [u64; 4] = [
-        0x0000_0000_0000_00FF,
-        0xFF00_0000_0000_0000,
-        0x0101_0101_0101_0101,
-        0x8080_8080_8080_8080,
-    ];
-    for e in EDGES {
-        if full & e == e {
-            s |= p & e;
-        }
-    }
-    s
-}
-
-/// The final score (empties to the winner) in internal units.
-#[inline]
-pub fn final_score(p: u64, o: u64) -> i32 {
-    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
-    let e = 64 - np - no;
-    let d = match np.cmp(&no) {
-        std::cmp::Ordering::Greater => np - no + e,
-        std::cmp::Ordering::Less => np - no - e,
-        std::cmp::Ordering::Equal => 0,
-    };
-    d * DISC
-}
-
-/// Number of evaluation features.
-pub const FEATURES: usize = 9;
-/// Names of the features, in order.
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "mobility",
-    "potential mobility",
-    "corners",
-    "x-squares",
-    "c-squares",
-    "stable edge discs",
-    "parity",
-    "discs",
-    "tempo",
-];
-/// Weights come in buckets of this many empties.
-pub const BUCKET_EMPTIES: u32 = 4;
-pub const BUCKETS: usize = 16;
-
-/// The features of a position that is not over, for the player `p` to move: each is (mine −
-/// theirs) except parity (+1 when the number of empties is odd) and tempo (always 1).
-#[inline]
-pub fn features(p: u64, o: u64, mp: u64, mo: u64) -> [i32; FEATURES] {
-    let empty = !(p | o);
-    let n_empty = empty.count_ones();
-    let mobility = mp.count_ones() as i32 - mo.count_ones() as i32;
-    let potential =
-        (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
-    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
-    let mut xsq = 0;
-    let mut csq = 0;
-    for &(c, x, c1, c2) in &CORNER_GROUPS {
-        if empty & (1 << c) != 0 {
-            xsq += ((p >> x) & 1) as i32 - ((o >> x) & 1) as i32;
-            csq += ((p >> c1) & 1) as i32 - ((o >> c1) & 1) as i32;
-            csq += ((p >> c2) & 1) as i32 - ((o >> c2) & 1) as i32;
-        }
-    }
-    let stable = stable_edges(p, o).count_ones() as i32 - stable_edges(o, p).count_ones() as i32;
-    let discs = p.count_ones() as i32 - o.count_ones() as i32;
-    let parity = if n_empty % 2 == 1 { 1 } else { -1 };
-    [
-        mobility, potential, corners, xsq, csq, stable, parity, discs, 1,
-    ]
-}
-
-/// The weight bucket of a position with `empties` empty squares.
-#[inline]
-pub fn bucket(empties: u32) -> usize {
-    ((empties / BUCKET_EMPTIES) as usize).min(BUCKETS - 1)
-}
-
-/// Static evaluation of `(p, o)` for the player `p` to move, in centi-discs: the exact result
-/// when the game is over, else the weighted features of the position's bucket.
-pub fn evaluate(p: u64, o: u64) -> i32 {
-    let mp = moves(p, o);
-    let mo = moves(o, p);
-    if mp == 0 && mo == 0 {
-        return final_score(p, o);
-    }
-    let f = features(p, o, mp, mo);
-    let w = &WEIGHTS[bucket((p | o).count_zeros())];
-    let mut score = 0;
-    for i in 0..FEATURES {
-        score += w[i] * f[i];
-    }
-    score.clamp(-63 * DISC, 63 * DISC)
-}
-
 /// 1/64 disc (the pattern weights' unit) to centi-discs, within ±63 discs.
 #[inline]
 fn to_centi(e: i32) -> i32 {
@@ -196,102 +56,12 @@ fn to_centi(e: i32) -> i32 {
 /// over; the linear [`evaluate`] if the weight file did not load.
 pub fn pattern_evaluate(p: u64, o: u64) -> i32 {
     if moves(p, o) | moves(o, p) == 0 {
-        return final_score(p, o);
+        return final_centi(p, o);
     }
     match Weights::builtin() {
         Some(w) => to_centi(w.eval(p, o)),
         None => evaluate(p, o),
     }
-}
-
-/// Feature weights (centi-discs per unit) by bucket of empties, fitted by ridge least squares
-/// to the exact final results of 2,500 engine games from XOT openings (129,000 positions; the
-/// games solved exactly from 18 empties): `tests/search_eval_fit.rs` regenerates them. The two
-/// opening buckets (56+ empties), which the games never reach, copy the 52–55 bucket. The tempo
-/// column is zero: the fit gave the side to move about −3 discs, a constant per depth that
-/// changes no choice (80 games at depth 6: 39–37–4 against the fitted tempo) but makes the
-/// displayed score swing by ply.
-/// On those positions the fitted weights predict the final result with an RMS error of 8–25
-/// discs (by bucket, late to early) against 16–26 for the first engine's hand-set weights.
-#[rustfmt::skip]
-pub static WEIGHTS: [[i32; FEATURES]; BUCKETS] = [
-    [579, -73, 11, -31, -199, 50, 130, 69, 91],
-    [491, -73, 56, -125, -235, 79, 74, 44, -20],
-    [409, -58, 161, -237, -213, 104, 15, 18, -96],
-    [353, -34, 264, -356, -162, 123, -53, -5, -190],
-    [295, 4, 277, -432, -60, 153, -88, -26, -286],
-    [236, 39, 360, -500, 37, 176, -84, -40, -332],
-    [196, 61, 449, -721, 101, 202, -93, -44, -330],
-    [176, 69, 574, -1017, 193, 235, -97, -55, -339],
-    [150, 78, 763, -1257, 286, 271, -114, -62, -330],
-    [118, 79, 858, -1229, 320, 358, -117, -65, -293],
-    [89, 66, 824, -1335, 215, 494, -134, -74, -278],
-    [74, 48, 689, -1431, -102, 632, -207, -88, -304],
-    [44, 38, 360, -1415, -381, 742, -260, -86, -275],
-    [22, 29, 81, -954, -384, 360, -274, -62, -181],
-    [22, 29, 81, -954, -384, 360, -274, -62, -181],
-    [22, 29, 81, -954, -384, 360, -274, -62, -181],
-];
-
-/// Rays from each square in the 8 directions (excluding the square): `RAYS[dir][sq]`.
-/// Directions 0..4 increase the index (E, S, SE, SW), 4..8 decrease it (W, N, NW, NE).
-static RAYS: [[u64; 64]; 8] = rays();
-
-const fn rays() -> [[u64; 64]; 8] {
-    const D: [(i32, i32); 8] = [
-        (1, 0),
-        (0, 1),
-        (1, 1),
-        (-1, 1),
-        (-1, 0),
-        (0, -1),
-        (-1, -1),
-        (1, -1),
-    ];
-    let mut out = [[0u64; 64]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (mut x, mut y) = ((sq % 8) as i32 + D[d].0, (sq / 8) as i32 + D[d].1);
-            let mut r = 0u64;
-            while x >= 0 && x < 8 && y >= 0 && y < 8 {
-                r |= 1u64 << (y * 8 + x);
-                x += D[d].0;
-                y += D[d].1;
-            }
-            out[d][sq] = r;
-            sq += 1;
-        }
-        d += 1;
-    }
-    out
-}
-
-/// The discs a move of `p` on `sq` flips (ray lookups; same result as
-/// [`flips`](crate::game::othello::flips)).
-#[inline]
-pub fn fast_flips(sq: usize, p: u64, o: u64) -> u64 {
-    let mut f = 0;
-    for rays in &RAYS[..4] {
-        let ray = rays[sq];
-        let stop = ray & !o;
-        let first = stop & stop.wrapping_neg();
-        if first & p != 0 {
-            f |= ray & (first - 1);
-        }
-    }
-    for rays in &RAYS[4..] {
-        let ray = rays[sq];
-        let stop = ray & !o;
-        if stop != 0 {
-            let idx = 63 - stop.leading_zeros();
-            if (p >> idx) & 1 != 0 {
-                f |= ray & !((2u64 << idx) - 1);
-            }
-        }
-    }
-    f
 }
 
 /// From this remaining depth on, moves are ordered by the pattern evaluation of their result
@@ -327,7 +97,7 @@ pub fn pattern_search(
     let mp = moves(p, o);
     if mp == 0 {
         if moves(o, p) == 0 {
-            return final_score(p, o) / DISC * SCALE;
+            return final_centi(p, o) / DISC * SCALE;
         }
         return -pattern_search(w, ind, side ^ 1, o, p, depth, -beta, -alpha, order_from);
     }
@@ -364,7 +134,7 @@ pub fn pattern_search(
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            let f = fast_flips(sq, p, o);
+            let f = flips(sq, p, o);
             let (np, no) = (p | f | (1 << sq), o ^ f);
             ind.play(side, sq, f);
             let mobility = (
@@ -387,7 +157,7 @@ pub fn pattern_search(
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            if child(ind, sq, fast_flips(sq, p, o)) {
+            if child(ind, sq, flips(sq, p, o)) {
                 break;
             }
         }
@@ -410,7 +180,8 @@ pub const SOLVER_EMPTIES: u32 = 16;
 pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
 pub const HANDOVER_GAP: i32 = 16;
-/// The solver's table (MiB), made on first use.
+/// The solver's own table (MiB), made on first use when the search's table reserves none for
+/// it (tables made by entry count: the bench).
 const SOLVER_MIB: usize = 4;
 
 /// The search's Othello board: two bitboards, the hash, an undo stack, and the exact endgame
@@ -427,6 +198,9 @@ pub struct OthelloBoard {
     /// The eight symmetric hashes, when symmetry keys are on.
     sym: Option<Box<SymmetryTracker>>,
     solver: Option<Box<Solver>>,
+    /// The search's table, whose reserved memory holds the solver's table shared by every
+    /// thread (see [`Board::use_table`]); without one, the solver has a table of its own.
+    table: Option<Arc<Table>>,
     /// The pattern evaluation and its indices, kept move by move; `None` on a baseline board
     /// (linear evaluation).
     pattern: Option<(&'static Weights, Box<Indices>)>,
@@ -455,6 +229,7 @@ impl OthelloBoard {
             stack: Vec::with_capacity(128),
             sym: None,
             solver: None,
+            table: None,
             pattern: Weights::builtin().map(|w| {
                 let (black, white) = if game.side_to_move().index() == 0 {
                     (p, o)
@@ -549,7 +324,7 @@ impl Board for OthelloBoard {
         self.stack.push((self.p, self.o, self.hash));
         let mut h = self.hash ^ self.keys.side;
         if let Some(sq) = mv.cell() {
-            let f = fast_flips(sq, self.p, self.o);
+            let f = flips(sq, self.p, self.o);
             h ^= self.keys.stones[sq][self.side];
             let mut bits = f;
             while bits != 0 {
@@ -617,7 +392,7 @@ impl Board for OthelloBoard {
         let mut m = moves(p, o);
         if m == 0 {
             if moves(o, p) == 0 {
-                return Gen::Terminal(final_score(p, o));
+                return Gen::Terminal(final_centi(p, o));
             }
             out.push(Scored {
                 mv: Move::PASS,
@@ -634,11 +409,11 @@ impl Board for OthelloBoard {
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = fast_flips(sq, p, o);
+                let f = flips(sq, p, o);
                 let (np, no) = (p | f | (1 << sq), o ^ f);
                 let (om, pm) = (moves(no, np), moves(np, no));
                 let child = if om | pm == 0 {
-                    final_score(no, np)
+                    final_centi(no, np)
                 } else if depth >= SHALLOW_DEPTH {
                     ind.play(side, sq, f);
                     let e = pattern_search(
@@ -674,7 +449,7 @@ impl Board for OthelloBoard {
             let mut score = SQUARE[sq];
             if depth >= 3 {
                 // Fastest first: leave the opponent few moves.
-                let f = fast_flips(sq, p, o);
+                let f = flips(sq, p, o);
                 let np = p | f | (1 << sq);
                 let no = o ^ f;
                 let om = moves(no, np);
@@ -696,10 +471,14 @@ impl Board for OthelloBoard {
         };
         let (mp, mo) = (moves(p, o), moves(o, p));
         if mp | mo == 0 {
-            return final_score(p, o);
+            return final_centi(p, o);
         }
         let mobility = (mp.count_ones() as i32, mo.count_ones() as i32);
         to_centi(w.eval_indices(ind, self.side, (p | o).count_zeros(), mobility))
+    }
+
+    fn use_table(&mut self, table: &Arc<Table>) {
+        self.table = Some(Arc::clone(table));
     }
 
     /// The "Engine" issue's engine: linear evaluation and its move ordering (the search no
@@ -727,9 +506,19 @@ impl Board for OthelloBoard {
         if !(to_the_end || handover) {
             return None;
         }
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Box::new(Solver::new(SOLVER_MIB)));
+        let solver = match &mut self.solver {
+            Some(s) => s,
+            None => {
+                let shared = self
+                    .table
+                    .as_ref()
+                    .and_then(|t| t.reserved(SolverTable::with_bytes));
+                self.solver.insert(Box::new(match shared {
+                    Some(table) => Solver::with_table(table),
+                    None => Solver::new(SOLVER_MIB),
+                }))
+            }
+        };
         // Disc window containing (alpha, beta) in centi-discs.
         let a = alpha.div_euclid(DISC);
         let b = (beta + DISC - 1).div_euclid(DISC);
@@ -770,26 +559,9 @@ impl Board for OthelloBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::othello::{START_BLACK, START_WHITE, flips};
 
     #[test]
-    fn start_is_balanced_and_symmetric() {
-        let a = evaluate(START_BLACK, START_WHITE);
-        let b = evaluate(START_WHITE, START_BLACK);
-        assert_eq!(a, b);
-        assert!(a.abs() < DISC);
-    }
-
-    #[test]
-    fn corner_edge_is_stable() {
-        let p = 0b0000_0111u64; // a1 b1 c1
-        let o = 1u64 << 4;
-        assert_eq!(stable_edges(p, o), 0b111);
-        assert_eq!(stable_edges(o, p), 0);
-    }
-
-    #[test]
-    fn fast_flips_agree_and_board_hash_follows_the_game() {
+    fn board_hash_follows_the_game() {
         use crate::search::Searchable;
         let mut g = Othello::default();
         let mut b = g.board();
@@ -806,12 +578,6 @@ mod tests {
             rng ^= rng >> 7;
             rng ^= rng << 17;
             let mv = v[(rng % v.len() as u64) as usize];
-            let (p, o) = g.player_opponent();
-            for sq in 0..64 {
-                if (p | o) & (1 << sq) == 0 {
-                    assert_eq!(fast_flips(sq, p, o), flips(sq, p, o));
-                }
-            }
             assert!(b.is_legal(mv));
             g.play(mv);
             b.play(mv);
@@ -823,11 +589,5 @@ mod tests {
                 assert_eq!(b.hash(), g.hash());
             }
         }
-    }
-
-    #[test]
-    fn final_score_gives_empties_to_the_winner() {
-        assert_eq!(final_score(0b111, 0b1000), (3 - 1 + 60) * DISC);
-        assert_eq!(final_score(0b1, 0b10), 0);
     }
 }

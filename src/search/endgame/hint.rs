@@ -17,10 +17,12 @@
 //! (the first node, or one reached some other way). Every evaluation equals the from-scratch one
 //! exactly, so the search visits the same nodes either way.
 
-use super::bits::{flips, moves, potential_moves, weighted_mobility};
-use super::eval::{self, Indices, N_FEATURES};
 use super::table::NO_MOVE;
-use super::tree::{Candidate, SHALLOW, Tree, final_score};
+use super::tree::{Candidate, SHALLOW, Tree};
+use crate::game::othello::bitboard::{
+    final_score, flips, moves, potential_moves, weighted_mobility,
+};
+use crate::search::othello::eval::{self, Indices, N_FEATURES};
 
 /// The pattern indices of the last node with some number of empties that ordered its moves by
 /// the evaluation: its discs, which view of `ind` is its side to move's, and the indices.
@@ -81,7 +83,7 @@ impl Tree<'_> {
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
         match self.eval {
             Some(w) => w.eval(p, o) * 100 / eval::SCALE,
-            None => crate::search::othello::evaluate(p, o),
+            None => crate::search::othello::linear::evaluate(p, o),
         }
     }
 
@@ -100,7 +102,7 @@ impl Tree<'_> {
                 let mobility = (mv.count_ones() as i32, moves(o, p).count_ones() as i32);
                 w.eval_view(view, (p | o).count_zeros(), mobility) * 100 / eval::SCALE
             }
-            None => crate::search::othello::evaluate(p, o),
+            None => crate::search::othello::linear::evaluate(p, o),
         }
     }
 

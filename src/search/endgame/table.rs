@@ -17,13 +17,12 @@
 //! its subtree cost. Buckets of two entries fill one 64-byte cache line; a store that misses both
 //! evicts the entry from an older search first, then the cheaper subtree.
 //!
-//! With `--threads`, the solver's threads share one table without locks; see [`Table`] for how
+//! With `--threads`, the solver's threads share one table without locks; see [`SolverTable`] for how
 //! an entry torn by two simultaneous writes is recognised and ignored.
 
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
+use crate::storage::{Generation, Memory, XorSlot, Zeroable, buckets_in};
 
-/// One stored result (as read: the table keeps it in three words, see [`Table`]).
+/// One stored result (as read: the table keeps it in three words, see [`SolverTable`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub player: u64,
@@ -107,7 +106,10 @@ enum MoveRule {
 /// Two entries of four words (the fourth unused) in one cache line.
 #[derive(Default)]
 #[repr(C, align(64))]
-struct Bucket([AtomicU64; 8]);
+struct Bucket([XorSlot<4>; 2]);
+
+// Safety: a bucket is atomics only, and all-zero atomics are valid (unused entries, date 0).
+unsafe impl Zeroable for Bucket {}
 
 /// Counters of the table's traffic (for `--json` output and tuning), kept by each searching
 /// thread.
@@ -126,59 +128,10 @@ pub struct TableStats {
 /// and the data word. Two threads writing one slot at once can leave words of both writes; such
 /// a slot decodes to boards that match neither position (Hyatt and Mann's lockless hashing), so
 /// a probe never takes one write's bounds for the other's position.
-pub struct Table {
-    buckets: Buckets,
+pub struct SolverTable {
+    buckets: Memory<Bucket>,
     mask: usize,
-    date: u8,
-}
-
-/// The table's memory: zeroed buckets in an anonymous mapping, starting at a 2 MiB boundary
-/// and (on Linux) marked for transparent huge pages before it is first touched: the table is
-/// probed at random, so with 4 KiB pages nearly every probe also misses the TLB (and in a
-/// virtual machine a TLB miss walks two page tables), while 2 MiB pages cover a 64 MiB table
-/// with 32 TLB entries.
-struct Buckets {
-    map: memmap2::MmapMut,
-    /// Where the buckets start in the mapping (the first 2 MiB boundary).
-    offset: usize,
-    len: usize,
-}
-
-/// One huge page.
-const HUGE_PAGE: usize = 2 << 20;
-
-impl Buckets {
-    /// `len` (at least 1) zeroed buckets: every entry unused (date 0).
-    fn new(len: usize) -> Buckets {
-        let len = len.max(1);
-        let bytes = len * std::mem::size_of::<Bucket>();
-        let map = memmap2::MmapMut::map_anon(bytes + HUGE_PAGE)
-            .expect("memory for the endgame solver's table");
-        let offset = map.as_ptr().align_offset(HUGE_PAGE);
-        // Only a hint: if the kernel declines, the table works on small pages.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
-        Buckets { map, offset, len }
-    }
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // Safety: the mapping holds `offset + len` buckets' bytes (it has a huge page to spare
-        // for the alignment), the start is 2 MiB-aligned and so aligned for `Bucket`, and an
-        // anonymous mapping starts zero-filled, a valid `Bucket` (eight `AtomicU64` zeros).
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().add(self.offset).cast(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Buckets {
-    fn deref_mut(&mut self) -> &mut [Bucket] {
-        // Safety: as in `deref`, and `&mut self` makes the access exclusive.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.map.as_mut_ptr().add(self.offset).cast(), self.len)
-        }
-    }
+    date: Generation,
 }
 
 #[inline(always)]
@@ -188,75 +141,66 @@ fn mix(p: u64, o: u64) -> u64 {
     h ^ (h >> 29)
 }
 
-impl Table {
+impl SolverTable {
     /// A table of at most `mib` MiB (rounded down to a power of two of buckets; at least one).
-    pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        Table {
-            buckets: Buckets::new(n),
+    pub fn new(mib: usize) -> SolverTable {
+        SolverTable::with_bytes(mib.max(1).saturating_mul(1 << 20))
+    }
+
+    /// A table of at most `bytes` (rounded down to a power of two of buckets; at least one).
+    pub fn with_bytes(bytes: usize) -> SolverTable {
+        let n = buckets_in(bytes, std::mem::size_of::<Bucket>(), true);
+        SolverTable {
+            buckets: Memory::new(n),
             mask: n - 1,
-            date: 1,
+            date: Generation::new(1, u8::MAX),
         }
     }
 
     /// Memory in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets.bytes()
     }
 
-    /// Forget everything.
-    pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            *b = Bucket::default();
+    /// Forget everything (also while other threads use the table: slot by slot).
+    pub fn clear(&self) {
+        for b in self.buckets.iter() {
+            for slot in &b.0 {
+                slot.clear();
+            }
         }
-        self.date = 1;
+        self.date.reset();
     }
 
     /// Start a new search generation: older entries become the first victims.
-    pub fn new_search(&mut self) {
-        self.date = if self.date == u8::MAX {
-            1
-        } else {
-            self.date + 1
-        };
+    pub fn new_search(&self) {
+        self.date.advance();
+    }
+
+    #[inline(always)]
+    fn index(&self, p: u64, o: u64) -> usize {
+        (mix(p, o) >> 32) as usize & self.mask
     }
 
     #[inline(always)]
     fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        &self.buckets[(mix(p, o) >> 32) as usize & self.mask]
+        &self.buckets[self.index(p, o)]
     }
 
     #[inline(always)]
     fn read(b: &Bucket, k: usize) -> Entry {
-        Entry::from_words([
-            b.0[4 * k].load(Relaxed),
-            b.0[4 * k + 1].load(Relaxed),
-            b.0[4 * k + 2].load(Relaxed),
-        ])
+        Entry::from_words(b.0[k].load())
     }
 
     #[inline(always)]
     fn write(b: &Bucket, k: usize, e: &Entry) {
-        for (i, w) in e.words().into_iter().enumerate() {
-            b.0[4 * k + i].store(w, Relaxed);
-        }
+        b.0[k].store(e.words());
     }
 
     /// Warm the cache line of a position that will probably be probed soon.
     #[inline(always)]
     pub fn prefetch(&self, p: u64, o: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = self.bucket(p, o) as *const Bucket as *const i8;
-            // Safety: `_mm_prefetch` only hints the cache; `ptr` points into the live bucket vector.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (p, o);
+        self.buckets.prefetch(self.index(p, o));
     }
 
     /// The entry of this exact position, if stored.
@@ -265,9 +209,10 @@ impl Table {
         stats.probes += 1;
         let b = self.bucket(p, o);
         for k in 0..2 {
-            let d = b.0[4 * k + 2].load(Relaxed);
-            if b.0[4 * k].load(Relaxed) ^ d == p
-                && b.0[4 * k + 1].load(Relaxed) ^ p ^ d.rotate_left(32) == o
+            let slot = &b.0[k];
+            let d = slot.word(2);
+            if slot.word(0) ^ d == p
+                && slot.word(1) ^ p ^ d.rotate_left(32) == o
                 && d & DATE_MASK != 0
             {
                 stats.hits += 1;
@@ -347,7 +292,7 @@ impl Table {
         stats: &mut TableStats,
     ) {
         stats.stores += 1;
-        let date = self.date;
+        let date = self.date.get();
         let b = self.bucket(p, o);
         let entries = [Self::read(b, 0), Self::read(b, 1)];
         for (k, e) in entries.iter().enumerate() {
@@ -406,8 +351,17 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
 
-    fn store(t: &Table, p: u64, o: u64, level: u8, window: (i32, i32, i32), best: u8, nodes: u64) {
+    fn store(
+        t: &SolverTable,
+        p: u64,
+        o: u64,
+        level: u8,
+        window: (i32, i32, i32),
+        best: u8,
+        nodes: u64,
+    ) {
         t.store(
             p,
             o,
@@ -420,13 +374,13 @@ mod tests {
         );
     }
 
-    fn probe(t: &Table, p: u64, o: u64) -> Option<Entry> {
+    fn probe(t: &SolverTable, p: u64, o: u64) -> Option<Entry> {
         t.probe(p, o, &mut TableStats::default())
     }
 
     #[test]
     fn sizes_and_bounds_merge() {
-        let t = Table::new(1);
+        let t = SolverTable::new(1);
         assert_eq!(t.bytes(), 1 << 20);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         store(&t, 1, 2, EXACT, (-10, -9, 4), 5, 1000); // fail high: lower bound 4
@@ -440,7 +394,7 @@ mod tests {
 
     #[test]
     fn selective_bounds_never_weaken_exact_ones() {
-        let t = Table::new(1);
+        let t = SolverTable::new(1);
         store(&t, 1, 2, 1, (-10, -9, 4), 5, 1000); // selective: lower bound 4
         let e = probe(&t, 1, 2).expect("stored");
         assert_eq!((e.lower, e.upper, e.best, e.level), (4, 64, 5, 1));
@@ -460,7 +414,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_evicts_the_older_search_first() {
-        let mut t = Table::new(1);
+        let t = SolverTable::new(1);
         // find three positions in one bucket
         let mut same = Vec::new();
         let target = t.bucket(1, 0) as *const Bucket;
@@ -533,7 +487,7 @@ mod tests {
     fn a_torn_slot_never_passes_for_an_entry() {
         use std::sync::atomic::AtomicBool;
         const WHOLE_READS_OF_EACH: u64 = 10_000;
-        let t = Table::new(1);
+        let t = SolverTable::new(1);
         let entry = |player: u64, opponent: u64, v: i8, best: u8| Entry {
             player,
             opponent,
@@ -548,7 +502,7 @@ mod tests {
         let a = entry(0x0000_0018_1000_0000, 0x0000_0000_0818_0000, 10, 3);
         let b = entry(0x0000_0810_1800_0000, 0x0000_0000_1008_0000, -20, 40);
         let bucket = &t.buckets[0];
-        Table::write(bucket, 0, &a);
+        SolverTable::write(bucket, 0, &a);
         let done = AtomicBool::new(false);
         let (mut torn, mut whole_a, mut whole_b) = (0u64, 0u64, 0u64);
         std::thread::scope(|s| {
@@ -557,14 +511,14 @@ mod tests {
                 s.spawn(move || {
                     while !done.load(Relaxed) {
                         for _ in 0..1000 {
-                            Table::write(bucket, 0, &e);
+                            SolverTable::write(bucket, 0, &e);
                         }
                         std::thread::yield_now();
                     }
                 });
             }
             while whole_a < WHOLE_READS_OF_EACH || whole_b < WHOLE_READS_OF_EACH {
-                let r = Table::read(bucket, 0);
+                let r = SolverTable::read(bucket, 0);
                 if r == a {
                     whole_a += 1;
                 } else if r == b {

@@ -24,11 +24,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::bits::{
-    CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, flips, last_flip_count, moves,
-    potential_moves, quadrant, stable_discs_until, weighted_mobility,
+use super::table::{Entry, HINT, NO_MOVE, SolverTable, TableStats};
+use crate::game::othello::bitboard::{
+    CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, final_score, flips, last_flip_count,
+    moves, potential_moves, quadrant, stable_discs_until, weighted_mobility,
 };
-use super::table::{Entry, HINT, NO_MOVE, Table, TableStats};
 
 /// At and below this many empties the search uses neither the table nor a sorted move list.
 pub const SHALLOW: u32 = 7;
@@ -97,7 +97,7 @@ pub type Lists = Vec<[Candidate; 64]>;
 /// The state of one search call: counters, limits and borrowed tables.
 pub struct Tree<'a> {
     /// The table, possibly shared with other threads' trees.
-    pub table: &'a Table,
+    pub table: &'a SolverTable,
     /// This tree's table traffic.
     pub table_stats: TableStats,
     /// The level its stores are made at and its probes need: [`super::table::EXACT`] for the
@@ -112,28 +112,12 @@ pub struct Tree<'a> {
     pub next_check: u64,
     pub aborted: bool,
     pub options: super::Options,
-    pub eval: Option<&'a super::eval::Weights>,
+    pub eval: Option<&'a crate::search::othello::eval::Weights>,
     pub eval_slots: &'a mut super::hint::EvalSlots,
     /// Selective search: prune by ProbCut with this confidence (None: the exact search).
     pub probcut: Option<super::hint::ProbCut>,
     /// A Lazy SMP helper's number: the root's moves are tried from this one on (0: in order).
     pub root_shift: usize,
-}
-
-/// Final disc difference (empties to the winner).
-#[inline(always)]
-pub fn final_score(p: u64, o: u64) -> i32 {
-    let pc = p.count_ones() as i32;
-    let oc = o.count_ones() as i32;
-    let diff = pc - oc;
-    let e = 64 - pc - oc;
-    if diff > 0 {
-        diff + e
-    } else if diff < 0 {
-        diff - e
-    } else {
-        0
-    }
 }
 
 const INF: i32 = 127;
@@ -750,9 +734,9 @@ impl Tree<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::bits::{edge_table, parity_of};
     use super::super::tests::reference;
     use super::*;
+    use crate::game::othello::bitboard::{edge_table, parity_of};
 
     /// Random positions with exactly `n` empties; some with one colour scarce, so that passes
     /// and lost games come up too.
@@ -784,7 +768,7 @@ mod tests {
 
     #[test]
     fn every_tier_is_exact_and_fail_soft_for_any_window() {
-        let table = Table::new(1);
+        let table = SolverTable::new(1);
         let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
         let mut eval_slots = super::super::hint::eval_slots();
         let stop = AtomicBool::new(false);

@@ -217,8 +217,8 @@ pub fn features(p: u64, o: u64, out: &mut [usize; N_FEATURES]) -> [i32; N_EXTRA]
         *o = i as usize;
     }
     [
-        super::bits::moves(p, o).count_ones() as i32,
-        super::bits::moves(o, p).count_ones() as i32,
+        crate::game::othello::bitboard::moves(p, o).count_ones() as i32,
+        crate::game::othello::bitboard::moves(o, p).count_ones() as i32,
         1,
     ]
 }
@@ -434,8 +434,8 @@ impl Weights {
         let mut idx = [0u32; N_FEATURES];
         indices(p, o, &mut idx);
         let mobility = (
-            super::bits::moves(p, o).count_ones() as i32,
-            super::bits::moves(o, p).count_ones() as i32,
+            crate::game::othello::bitboard::moves(p, o).count_ones() as i32,
+            crate::game::othello::bitboard::moves(o, p).count_ones() as i32,
         );
         self.score(64 - (p | o).count_ones(), |f| idx[f], mobility)
     }
@@ -513,9 +513,9 @@ mod tests {
             f(b, w, side, None);
             loop {
                 let (p, o) = if side == 0 { (b, w) } else { (w, b) };
-                let m = super::super::bits::moves(p, o);
+                let m = crate::game::othello::bitboard::moves(p, o);
                 if m == 0 {
-                    if super::super::bits::moves(o, p) == 0 {
+                    if crate::game::othello::bitboard::moves(o, p) == 0 {
                         break;
                     }
                     side ^= 1;
@@ -531,7 +531,7 @@ mod tests {
                     k -= 1;
                 }
                 let sq = mm.trailing_zeros() as usize;
-                let fl = super::super::bits::flips(sq, p, o);
+                let fl = crate::game::othello::bitboard::flips(sq, p, o);
                 let (np, no) = (p | fl | (1 << sq), o ^ fl);
                 (b, w) = if side == 0 { (np, no) } else { (no, np) };
                 f(b, w, side, Some((sq, fl)));
@@ -578,8 +578,8 @@ mod tests {
             for side in 0..2 {
                 let (p, o) = if side == 0 { (b, wh) } else { (wh, b) };
                 let mob = (
-                    super::super::bits::moves(p, o).count_ones() as i32,
-                    super::super::bits::moves(o, p).count_ones() as i32,
+                    crate::game::othello::bitboard::moves(p, o).count_ones() as i32,
+                    crate::game::othello::bitboard::moves(o, p).count_ones() as i32,
                 );
                 let n = 64 - (p | o).count_ones();
                 assert_eq!(w.eval(p, o), w.eval_indices(&ind, side, n, mob));

@@ -1,10 +1,13 @@
-//! Bit-level Othello kernels tuned for the endgame solver: flips by ray masks, mobility by
-//! paired-shift fills, the flip count of the very last empty square by table lookup, quadrant
+//! The one Othello bit kernel: the rules ([`Othello`](super::Othello)), perft, the midgame
+//! search and the exact solver all call it. Flips by ray masks, mobility by paired-shift fills,
+//! the final score, the flip count of the very last empty square by table lookup, quadrant
 //! parity, potential mobility and a lower bound on stable discs.
 //!
 //! Every function works on raw `(player, opponent)` bitboards in the crate's layout (a1 = bit 0,
-//! index = row * 8 + col) and agrees exactly with [`crate::game::othello::moves`] and
-//! [`crate::game::othello::flips`]; the unit tests below check that on random positions.
+//! index = row * 8 + col). [`flips`] and [`moves`] come in vector versions (AVX2, AVX-512) chosen
+//! when the build targets a CPU that has them (`.cargo/config.toml`), and portable versions
+//! ([`flips_scalar`], [`moves_scalar`]) otherwise; the unit tests below check every version
+//! against a square-by-square walk ([`super::flips_slow`]) on random positions.
 
 use std::sync::LazyLock;
 
@@ -73,6 +76,22 @@ pub static NEIGHBOURS: [u64; 64] = build_neighbours();
 
 /// For each square, the eight rays leaving it (the square itself excluded).
 static RAYS: [[u64; 8]; 64] = build_rays();
+
+/// The final disc difference for `p` of a finished game: empties go to the winner.
+#[inline(always)]
+pub fn final_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    let diff = pc - oc;
+    let e = 64 - pc - oc;
+    if diff > 0 {
+        diff + e
+    } else if diff < 0 {
+        diff - e
+    } else {
+        0
+    }
+}
 
 /// The discs `player` flips by playing on the empty square `x` (0 if the move is illegal).
 ///
@@ -641,24 +660,39 @@ mod tests {
         }
     }
 
+    /// The moves by the reference walk: the empty squares where it flips something.
+    fn moves_slow(p: u64, o: u64) -> u64 {
+        (0..64)
+            .filter(|&x| !(p | o) & (1 << x) != 0 && othello::flips_slow(x, p, o) != 0)
+            .fold(0, |m, x| m | 1 << x)
+    }
+
     #[test]
-    fn moves_and_flips_agree_with_the_rules_module() {
+    fn moves_and_flips_agree_with_the_reference_walk() {
         let mut rng = Rng(7);
         for _ in 0..20_000 {
             let (p, o) = rng.position();
-            assert_eq!(moves(p, o), othello::moves(p, o));
-            assert_eq!(moves_scalar(p, o), othello::moves(p, o));
+            let want_moves = moves_slow(p, o);
+            assert_eq!(moves(p, o), want_moves);
+            assert_eq!(moves_scalar(p, o), want_moves);
             #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-            assert_eq!(moves_avx2(p, o), othello::moves(p, o));
+            assert_eq!(moves_avx2(p, o), want_moves);
             let empty = !(p | o);
             for x in 0..64 {
                 if empty & (1 << x) != 0 {
-                    let want = othello::flips(x, p, o);
+                    let want = othello::flips_slow(x, p, o);
                     assert_eq!(flips(x, p, o), want, "{p:x} {o:x} {x}");
                     assert_eq!(flips_scalar(x, p, o), want, "{p:x} {o:x} {x}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn final_score_gives_empties_to_the_winner() {
+        assert_eq!(final_score(0b111, 0b1000), 3 - 1 + 60);
+        assert_eq!(final_score(0b1000, 0b111), -(3 - 1 + 60));
+        assert_eq!(final_score(0b1, 0b10), 0);
     }
 
     #[test]
