@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::threats::board::Board as ThreatBoard;
+use super::threats::board::ThreatBoard;
 use super::threats::hooks::{LeafCounts, ThreatScratch};
 use super::threats::{Status, ThreatLimits, ThreatSearcher};
 use super::{Board, Forced, Gen, Limits, RootHint, Scored, SearchOptions, ThreatParts, WIN};

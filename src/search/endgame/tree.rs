@@ -120,7 +120,7 @@ pub struct Tree<'a> {
     pub root_shift: usize,
 }
 
-const INF: i32 = 127;
+const DISC_INF: i32 = 127;
 
 /// The fastest-first ordering key of a move that leads to `(cp, co)` (the opponent to move, whose
 /// moves are `replies`), higher first: fewest opponent replies (corners counted twice); one reply
@@ -256,7 +256,7 @@ impl Tree<'_> {
     #[inline(always)]
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
         self.nodes += 1;
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         if NEIGHBOURS[x1] & o != 0 {
             let f = flips(x1, p, o);
             if f != 0 {
@@ -273,11 +273,11 @@ impl Tree<'_> {
                 return v.max(best);
             }
         }
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
         // pass: the opponent moves, we answer
-        let mut worst = INF;
+        let mut worst = DISC_INF;
         if NEIGHBOURS[x1] & p != 0 {
             let f = flips(x1, o, p);
             if f != 0 {
@@ -294,7 +294,7 @@ impl Tree<'_> {
                 return v.min(worst);
             }
         }
-        if worst < INF {
+        if worst < DISC_INF {
             return worst;
         }
         final_score(p, o)
@@ -332,7 +332,7 @@ impl Tree<'_> {
                 (x1, x2) = (x2, x1);
             }
         }
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         macro_rules! mine {
             ($x:expr, $y:expr, $z:expr) => {
                 if NEIGHBOURS[$x] & o != 0 {
@@ -350,10 +350,10 @@ impl Tree<'_> {
         mine!(x1, x2, x3);
         mine!(x2, x1, x3);
         mine!(x3, x1, x2);
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
-        let mut worst = INF;
+        let mut worst = DISC_INF;
         macro_rules! theirs {
             ($x:expr, $y:expr, $z:expr) => {
                 if NEIGHBOURS[$x] & p != 0 {
@@ -371,7 +371,7 @@ impl Tree<'_> {
         theirs!(x1, x2, x3);
         theirs!(x2, x1, x3);
         theirs!(x3, x1, x2);
-        if worst < INF {
+        if worst < DISC_INF {
             return worst;
         }
         final_score(p, o)
@@ -385,7 +385,7 @@ impl Tree<'_> {
             return v;
         }
         let [x1, x2, x3, x4] = Self::ordered_empties_4(p, o, parity);
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         macro_rules! mine {
             ($x:expr, $y:expr, $z:expr, $w:expr) => {
                 if NEIGHBOURS[$x] & o != 0 {
@@ -406,7 +406,7 @@ impl Tree<'_> {
         mine!(x2, x1, x3, x4);
         mine!(x3, x1, x2, x4);
         mine!(x4, x1, x2, x3);
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
         if moves(o, p) == 0 {
@@ -451,7 +451,7 @@ impl Tree<'_> {
             return self.shallow_sorted(p, o, alpha, n, parity, legal);
         }
         let odd = QUADRANT_MASK[(parity & 15) as usize];
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         for group in shallow_order(legal, odd) {
             let mut m = group;
             while m != 0 {
@@ -503,7 +503,7 @@ impl Tree<'_> {
         legal: u64,
     ) -> i32 {
         let count = self.fill_list(p, o, legal, n, parity, NO_MOVE);
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         for i in 0..count {
             let c = self.pick(n, i, count);
             let v = self.shallow_child(p, o, c.square as usize, c.flips, alpha, n, parity);
@@ -525,7 +525,7 @@ impl Tree<'_> {
         self.nodes += 1;
         let e = !(p | o);
         let odd = QUADRANT_MASK[(parity & 15) as usize];
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         let mut alpha = alpha;
         for group in shallow_order(e, odd) {
             let mut m = group;
@@ -538,7 +538,7 @@ impl Tree<'_> {
                 }
                 let (cp, co) = (o ^ f, p | f | (1 << x));
                 let cpar = parity ^ quadrant(x);
-                let v = if best == -INF {
+                let v = if best == -DISC_INF {
                     -self.search(cp, co, -beta, -alpha, n - 1, cpar)
                 } else {
                     let v = -self.nws(cp, co, -alpha - 1, n - 1, cpar);
@@ -559,7 +559,7 @@ impl Tree<'_> {
                 }
             }
         }
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
         if moves(o, p) == 0 {
@@ -617,7 +617,7 @@ impl Tree<'_> {
             return v;
         }
         let (alpha0, beta0) = (alpha, beta);
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         let mut best_move = NO_MOVE;
         for i in 0..count {
             let c = self.pick(n, i, count);
@@ -795,7 +795,7 @@ mod tests {
             for (p, o) in positions(n, count, 77 + u64::from(n)) {
                 let want = reference(p, o);
                 let parity = parity_of(!(p | o));
-                let mut windows = vec![(-INF, INF), (-1, 1), (-65, -64), (64, 65)];
+                let mut windows = vec![(-DISC_INF, DISC_INF), (-1, 1), (-65, -64), (64, 65)];
                 for a in want - 3..=want + 2 {
                     windows.push((a, a + 1));
                     windows.push((a, a + 2));
