@@ -18,7 +18,8 @@
 //!
 //! The engine's Gomoku board ([`GomokuBoard`](crate::search::gomoku::GomokuBoard)) carries a
 //! threat [`ThreatBoard`], brought up to the searched position only when a seam needs it, and a
-//! [`ThreatScratch`] (a threat searcher with its own table), made when a seam first needs it.
+//! [`ThreatScratch`] (a threat searcher with its own table), made when a seam first needs it and
+//! kept by the searcher between searches.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -58,9 +59,11 @@ pub struct LeafCounts {
     pub nodes: u64,
 }
 
-/// The working state of the threat seams on one search board (so on one thread): a threat
-/// searcher with its own table, and the leaf counts. Which seams run is not decided here but
-/// by the search's [`ThreatParts`](crate::search::ThreatParts), which every thread gets.
+/// The working state of the threat seams of one searcher (so of one thread): a threat searcher
+/// with its own table, and the leaf counts. The searcher lends it to each search's board and
+/// keeps it between searches ([`Board::Scratch`](crate::search::Board::Scratch)), so the table
+/// carries over from one move of a game to the next. Which seams run is not decided here but by
+/// the search's [`ThreatParts`](crate::search::ThreatParts), which every thread gets.
 pub struct ThreatScratch {
     counts: LeafCounts,
     searcher: ThreatSearcher,
