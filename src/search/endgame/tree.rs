@@ -24,6 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::ordering::Evaluator;
 use super::table::{Entry, HINT, NO_MOVE, SolverTable, TableStats};
 use crate::game::othello::bitboard::{
     CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, final_score, flips, last_flip_count,
@@ -112,10 +113,8 @@ pub struct Tree<'a> {
     pub next_check: u64,
     pub aborted: bool,
     pub options: super::Options,
-    pub eval: Option<&'a crate::search::othello::eval::Weights>,
-    pub eval_slots: &'a mut super::hint::EvalSlots,
-    /// Selective search: prune by ProbCut with this confidence (None: the exact search).
-    pub probcut: Option<super::hint::ProbCut>,
+    /// The evaluation that orders moves, and ProbCut in the selective passes.
+    pub ev: Evaluator<'a>,
     /// A Lazy SMP helper's number: the root's moves are tried from this one on (0: in order).
     pub root_shift: usize,
 }
@@ -135,6 +134,12 @@ fn fastest_first_key(cp: u64, co: u64, replies: u64, odd: bool) -> i32 {
 }
 
 impl Tree<'_> {
+    /// Nodes of this tree so far: its own and its evaluation searches'.
+    #[inline(always)]
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.ev.nodes
+    }
+
     /// The table's entry for this position, if any.
     #[inline(always)]
     pub fn probe(&mut self, p: u64, o: u64) -> Option<Entry> {
@@ -161,9 +166,9 @@ impl Tree<'_> {
 
     #[cold]
     pub(super) fn check_limits(&mut self) {
-        self.next_check = self.nodes + 4096;
+        self.next_check = self.total_nodes() + 4096;
         if self.stop.load(Ordering::Relaxed)
-            || self.nodes >= self.node_limit
+            || self.total_nodes() >= self.node_limit
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
@@ -174,7 +179,7 @@ impl Tree<'_> {
     /// false (and nothing counted) once the search is aborted.
     #[inline(always)]
     pub(super) fn enter_node(&mut self) -> bool {
-        if self.nodes >= self.next_check {
+        if self.total_nodes() >= self.next_check {
             self.check_limits();
         }
         if self.aborted {
@@ -573,7 +578,7 @@ impl Tree<'_> {
         if !self.enter_node() {
             return 0;
         }
-        let start_nodes = self.nodes;
+        let start_nodes = self.total_nodes();
         if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
             return v;
         }
@@ -605,8 +610,8 @@ impl Tree<'_> {
             }
             return -self.deep(o, p, -beta, -alpha, n, parity);
         }
-        if self.probcut.is_some()
-            && let Some(v) = self.probcut(p, o, alpha, beta, n)
+        if self.ev.probcut.is_some()
+            && let Some(v) = self.ev.probcut_bound(p, o, alpha, beta, n)
         {
             return v;
         }
@@ -653,7 +658,7 @@ impl Tree<'_> {
             (alpha0, beta0),
             best,
             best_move,
-            self.nodes - start_nodes + 1,
+            self.total_nodes() - start_nodes + 1,
         );
         best
     }
@@ -661,9 +666,9 @@ impl Tree<'_> {
     /// Fill move list `n` for the moves `mv` of `p`, each with its flips and ordering key.
     #[inline]
     pub fn fill_list(&mut self, p: u64, o: u64, mv: u64, n: u32, parity: u8, hash: u8) -> usize {
-        let by_eval = n >= self.options.eval_sort_min_empties && self.eval.is_some();
+        let by_eval = n >= self.options.eval_sort_min_empties && self.ev.weights.is_some();
         if by_eval {
-            self.node_indices(p, o, n);
+            self.ev.node_indices(p, o, n);
         }
         let mut m = mv;
         let mut k = 0;
@@ -683,7 +688,7 @@ impl Tree<'_> {
                 let replies = moves(cp, co);
                 let mut key = fastest_first_key(cp, co, replies, parity & quadrant(x) != 0);
                 if by_eval {
-                    let e = self.child_eval(n, x, f, cp, co, replies);
+                    let e = self.ev.child_eval(n, x, f, cp, co, replies);
                     key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
                 }
                 key
@@ -770,7 +775,7 @@ mod tests {
     fn every_tier_is_exact_and_fail_soft_for_any_window() {
         let table = SolverTable::new(1);
         let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
-        let mut eval_slots = super::super::hint::eval_slots();
+        let mut eval_slots = super::super::ordering::eval_slots();
         let stop = AtomicBool::new(false);
         let mut tree = Tree {
             table: &table,
@@ -785,9 +790,14 @@ mod tests {
             next_check: 0,
             aborted: false,
             options: super::super::Options::default(),
-            eval: None,
-            eval_slots: &mut eval_slots,
-            probcut: None,
+            ev: Evaluator {
+                weights: None,
+                slots: &mut eval_slots,
+                probcut: None,
+                search_min_empties: 16,
+                sort_depth: 0,
+                nodes: 0,
+            },
             root_shift: 0,
         };
         for n in 0..=9u32 {
