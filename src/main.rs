@@ -1,5 +1,7 @@
 //! The `xorboard` binary: parses the command line and hands over to the library.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

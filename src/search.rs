@@ -294,6 +294,19 @@ pub trait Board: Send {
         }
     }
 
+    /// Working state the game keeps from one search to the next on one searcher (the Gomoku
+    /// threat searcher and its table; `()` for a game without any), not options: each thread's
+    /// searcher has its own.
+    type Scratch: Default + Send;
+
+    /// Take the searcher's scratch for this search. Default: drop it.
+    fn attach_scratch(&mut self, _scratch: Self::Scratch) {}
+
+    /// Give the scratch back at the end of the search. Default: a fresh one.
+    fn detach_scratch(&mut self) -> Self::Scratch {
+        Self::Scratch::default()
+    }
+
     /// The search's shared table, handed to every thread's board before the search: a game
     /// may keep its own table in the table's reserved memory ([`Table::reserved`]; the Othello
     /// endgame solver's), so that it comes out of the configured budget and is shared by all
@@ -422,6 +435,9 @@ pub struct Searcher<G: Searchable> {
     threads: usize,
     /// How to search; every thread's board gets a copy.
     options: SearchOptions,
+    /// The game's working state kept from one search to the next on this searcher (the Gomoku
+    /// threat searcher and its table), lent to each search's board.
+    scratch: <G::Board as Board>::Scratch,
     /// 0 for the main thread, i for the i-th Lazy SMP helper.
     helper: usize,
     /// Applied to every search board before the search (see [`Searcher::set_board_setup`]).
@@ -455,6 +471,7 @@ impl<G: Searchable> Searcher<G> {
             root_depth: 0,
             threads: 1,
             options: SearchOptions::default(),
+            scratch: Default::default(),
             helper: 0,
             board_setup: None,
             _game: std::marker::PhantomData,
@@ -644,7 +661,21 @@ impl<G: Searchable> Searcher<G> {
         if let Some(setup) = &self.board_setup {
             setup(&mut g);
         }
-        let g = &mut g;
+        g.attach_scratch(std::mem::take(&mut self.scratch));
+        let result = self.search_root(&mut g, game, limits, &mut run);
+        self.scratch = g.detach_scratch();
+        result
+    }
+
+    /// Iterative deepening on the board `g` of `game`.
+    fn search_root(
+        &mut self,
+        g: &mut G::Board,
+        game: &G,
+        limits: &Limits,
+        run: &mut Run<'_>,
+    ) -> SearchStats {
+        let stop = run.stop;
         let max_depth = limits
             .depth
             .unwrap_or(u32::MAX)
@@ -659,7 +690,7 @@ impl<G: Searchable> Searcher<G> {
                 run.best.score = <G::Board as Board>::display_score(s);
                 run.best.raw_score = s;
                 run.best.exact = true;
-                return self.finish(&mut run);
+                return self.finish(run);
             }
             Gen::WinNow(mv, s) => {
                 run.best.depth = 1;
@@ -669,7 +700,7 @@ impl<G: Searchable> Searcher<G> {
                 run.best.raw_score = s;
                 run.best.exact = true;
                 self.nodes = 1;
-                return self.finish(&mut run);
+                return self.finish(run);
             }
             Gen::Moves => {}
         }
@@ -685,7 +716,7 @@ impl<G: Searchable> Searcher<G> {
                 run.best.score = <G::Board as Board>::display_score(score);
                 run.best.raw_score = score;
                 run.best.exact = true;
-                return self.finish(&mut run);
+                return self.finish(run);
             }
             let candidates: Vec<Move> = root.iter().map(|s| s.mv).collect();
             match g.root_hint(&candidates, limits, stop, &mut self.nodes) {
@@ -697,7 +728,7 @@ impl<G: Searchable> Searcher<G> {
                     run.best.score = <G::Board as Board>::display_score(score);
                     run.best.raw_score = score;
                     run.best.exact = true;
-                    return self.finish(&mut run);
+                    return self.finish(run);
                 }
                 RootHint::Exclude(losing) => {
                     if root.iter().any(|s| !losing.contains(&s.mv)) {
@@ -730,7 +761,7 @@ impl<G: Searchable> Searcher<G> {
                 let i = (self.helper + depth as usize) % root.len();
                 root.swap(0, i);
             }
-            let score = self.aspiration(g, &mut root, depth as i32, prev, &mut run);
+            let score = self.aspiration(g, &mut root, depth as i32, prev, run);
             if run.stopped {
                 break;
             }
@@ -745,7 +776,7 @@ impl<G: Searchable> Searcher<G> {
             run.best.pv = pv;
             let solved = exact_depth.is_some_and(|d| depth >= d);
             run.best.exact = proven || solved;
-            self.report(&mut run);
+            self.report(run);
             if solved || score >= WIN_BOUND {
                 break;
             }
@@ -755,7 +786,7 @@ impl<G: Searchable> Searcher<G> {
                 break;
             }
         }
-        self.finish(&mut run)
+        self.finish(run)
     }
 
     fn finish(&mut self, run: &mut Run<'_>) -> SearchStats {

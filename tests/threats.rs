@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::notation::split_gomoku_list;
 use xorboard::game::{Cell, Game, Move, Outcome, Side, play_line};
-use xorboard::search::threats::board::Board;
+use xorboard::search::threats::board::ThreatBoard;
 use xorboard::search::threats::{
     self, ProofNode, Status, ThreatLimits, ThreatSearcher, puzzle, threat_counts,
 };
@@ -334,7 +334,7 @@ fn probes_agree_with_the_rules_on_random_positions() {
         };
         let size = [7, 11, 15, 20][i % 4];
         let g = random_position(&mut rng, size, rule, 10 + i % 40, size.min(9));
-        let board = Board::from_game(&g);
+        let board = ThreatBoard::from_game(&g);
         assert_eq!(board.hash(), g.hash());
         let n = g.size();
         let cells = g.cells().to_vec();
@@ -375,7 +375,7 @@ fn board_play_and_undo_match_a_fresh_board() {
     for size in [5, 9, 15, 25] {
         let start = random_position(&mut rng, size, Rule::Freestyle, size, size.min(7));
         let mut g = start.clone();
-        let mut b = Board::from_game(&g);
+        let mut b = ThreatBoard::from_game(&g);
         for _ in 0..size * 2 {
             let empties: Vec<usize> = (0..size * size)
                 .filter(|&c| g.cells()[c] == Cell::Empty)
@@ -386,7 +386,7 @@ fn board_play_and_undo_match_a_fresh_board() {
             }
             g.play(Move::at(c));
             b.play(b.sq_of(c));
-            let fresh = Board::from_game(&g);
+            let fresh = ThreatBoard::from_game(&g);
             assert_eq!(b.hash(), g.hash());
             for sq in (0..size * size).map(|c| fresh.sq_of(c)) {
                 for side in [Side::Black, Side::White] {
@@ -399,7 +399,7 @@ fn board_play_and_undo_match_a_fresh_board() {
         while b.played() > 0 {
             b.undo();
         }
-        let fresh = Board::from_game(&start);
+        let fresh = ThreatBoard::from_game(&start);
         assert_eq!(b.hash(), start.hash());
         for sq in (0..size * size).map(|c| fresh.sq_of(c)) {
             assert_eq!(b.probe(sq, Side::Black), fresh.probe(sq, Side::Black));

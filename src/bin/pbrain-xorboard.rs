@@ -1,6 +1,8 @@
 //! `pbrain-xorboard`: xorboard's Gomoku brain under the name Piskvork-compatible managers require
 //! (`pbrain-*`). The same as `xorboard piskvork`, with the same options.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -50,6 +50,8 @@
 //! Everything is seeded: the same arguments give the same file. `--data FILE` caches the
 //! positions and exact labels (text) so a refit does not need the games and solves again.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::io::Write;
 
 use clap::Parser;

@@ -436,31 +436,6 @@ mod tests {
     }
 
     #[test]
-    fn fast_flips_equal_slow_flips() {
-        // random positions from a simple xorshift stream
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for _ in 0..20_000 {
-            let a = next();
-            let b = next() & !a;
-            for sq in 0..64 {
-                if (a | b) & (1 << sq) == 0 {
-                    assert_eq!(flips(sq, a, b), flips_slow(sq, a, b), "{a:x} {b:x} {sq}");
-                }
-            }
-            let slow_moves = (0..64)
-                .filter(|&sq| (a | b) & (1 << sq) == 0 && flips_slow(sq, a, b) != 0)
-                .fold(0u64, |m, sq| m | (1 << sq));
-            assert_eq!(moves(a, b), slow_moves);
-        }
-    }
-
-    #[test]
     fn perft_small() {
         let counts: Vec<u64> = (1..=6)
             .map(|d| perft(START_BLACK, START_WHITE, d, false))

@@ -24,10 +24,13 @@
 //! moves they stored. Their bounds are stored at their own level in the table and never used by
 //! the exact search, so every result stays exact. The solver plays by the rules' own bit kernel,
 //! [`crate::game::othello::bitboard`], and evaluates with the pattern evaluation of
-//! [`crate::search::othello::eval`]. Its files form a tree: this one drives `hint` and `tree`,
-//! `hint` extends `tree`, and `tree` stands on `table` alone.
+//! [`crate::search::othello::eval`]. Its files form a tree: this one drives `hint` (the
+//! preparation passes, methods of the search tree) and `tree` (the exact search); `tree` stands
+//! on `ordering` (the evaluation that orders moves, and ProbCut, which the tree owns as an
+//! `Evaluator`) and on `table`; nothing below calls back up.
 
 mod hint;
+mod ordering;
 mod table;
 mod tree;
 
@@ -38,6 +41,7 @@ use std::time::{Duration, Instant};
 use crate::game::Move;
 use crate::game::othello::bitboard as bits;
 use crate::search::othello::eval;
+use ordering::Evaluator;
 use table::NO_MOVE;
 use tree::{Candidate, Lists, Tree};
 
@@ -150,7 +154,7 @@ pub struct Solver {
     lists: Lists,
     options: Options,
     weights: Option<eval::Weights>,
-    eval_slots: hint::EvalSlots,
+    eval_slots: ordering::EvalSlots,
     stats: TableStats,
     threads: usize,
 }
@@ -165,7 +169,7 @@ impl Default for Solver {
 fn new_tree<'a>(
     table: &'a SolverTable,
     lists: &'a mut Lists,
-    eval_slots: &'a mut hint::EvalSlots,
+    eval_slots: &'a mut ordering::EvalSlots,
     options: Options,
     eval: Option<&'a eval::Weights>,
     stop: &'a AtomicBool,
@@ -183,10 +187,15 @@ fn new_tree<'a>(
         nodes: 0,
         next_check: 0,
         aborted: false,
+        ev: Evaluator {
+            weights: eval,
+            slots: eval_slots,
+            probcut: None,
+            search_min_empties: options.eval_search_min_empties,
+            sort_depth: options.eval_sort_depth,
+            nodes: 0,
+        },
         options,
-        eval,
-        eval_slots,
-        probcut: None,
         root_shift: 0,
     }
 }
@@ -217,7 +226,7 @@ impl Solver {
             lists: new_lists(),
             options: Options::default(),
             weights: None,
-            eval_slots: hint::eval_slots(),
+            eval_slots: ordering::eval_slots(),
             stats: TableStats::default(),
             threads: 1,
         }
@@ -310,13 +319,13 @@ impl Solver {
                 .map(|k| {
                     let done = &done;
                     s.spawn(move || {
-                        let (mut lists, mut slots) = (new_lists(), hint::eval_slots());
+                        let (mut lists, mut slots) = (new_lists(), ordering::eval_slots());
                         let limits = SolveLimits::default();
                         let mut t =
                             new_tree(table, &mut lists, &mut slots, options, eval, done, &limits);
                         t.root_shift = k;
                         let _ = score_and_move(&mut t, p, o);
-                        (t.nodes, t.table_stats)
+                        (t.total_nodes(), t.table_stats)
                     })
                 })
                 .collect();
@@ -327,7 +336,7 @@ impl Solver {
             });
             done.store(true, std::sync::atomic::Ordering::Relaxed);
             let mut stats = vec![t.table_stats];
-            let mut nodes = t.nodes;
+            let mut nodes = t.total_nodes();
             for w in workers {
                 if let Ok((n, st)) = w.join() {
                     nodes += n;
@@ -369,7 +378,7 @@ impl Solver {
         self.table.new_search();
         let mut t = self.tree(stop, limits);
         let result = root(&mut t, p, o, alpha, beta);
-        let (stats, nodes) = (t.table_stats, t.nodes);
+        let (stats, nodes) = (t.table_stats, t.total_nodes());
         self.add_stats(&stats);
         let (score, best) = result?;
         let bound = if score <= alpha {
@@ -398,7 +407,9 @@ fn score_and_move(t: &mut Tree, p: u64, o: u64) -> Result<(i32, Move), Interrupt
     let depth = n.saturating_sub(t.options.prepare_leaf_empties).max(1);
     let mut guess = t.hints(p, o, n, depth);
     if t.aborted {
-        return Err(Interrupted { nodes: t.nodes });
+        return Err(Interrupted {
+            nodes: t.total_nodes(),
+        });
     }
     if n >= t.options.selective_min_empties {
         guess = selective_passes(t, p, o, guess)?;
@@ -444,7 +455,7 @@ fn selective_passes(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<i32, Int
         if confidence == 0 {
             continue;
         }
-        t.probcut = Some(hint::ProbCut {
+        t.ev.probcut = Some(ordering::ProbCut {
             confidence,
             min_empties: t.options.probcut_min_empties,
             depth: t.options.probcut_depth,
@@ -453,7 +464,7 @@ fn selective_passes(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<i32, Int
         let (v, _) = aspiration(t, p, o, guess)?;
         guess = v * 100;
     }
-    t.probcut = None;
+    t.ev.probcut = None;
     t.level = table::EXACT;
     Ok(guess)
 }
@@ -554,7 +565,9 @@ fn root(t: &mut Tree, p: u64, o: u64, alpha: i32, beta: i32) -> Result<(i32, Mov
             }
         };
         if t.aborted {
-            return Err(Interrupted { nodes: t.nodes });
+            return Err(Interrupted {
+                nodes: t.total_nodes(),
+            });
         }
         if v > best {
             best = v;
@@ -568,7 +581,7 @@ fn root(t: &mut Tree, p: u64, o: u64, alpha: i32, beta: i32) -> Result<(i32, Mov
         }
     }
     let square = best_move.cell().map_or(NO_MOVE, |c| c as u8);
-    let nodes = t.nodes;
+    let nodes = t.total_nodes();
     t.store((p, o, n), (alpha0, beta), best, square, nodes);
     Ok((best, best_move))
 }
@@ -625,7 +638,9 @@ fn principal_variation(
             let (cp, co) = (o ^ f, p | f | (1 << x));
             let c = -t.search(cp, co, -v - 1, -v + 1, n - 1, parity ^ bits::quadrant(x));
             if t.aborted {
-                return Err(Interrupted { nodes: t.nodes });
+                return Err(Interrupted {
+                    nodes: t.total_nodes(),
+                });
             }
             if c == v {
                 next = Move::at(x);

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::threats::board::Board as ThreatBoard;
+use super::threats::board::ThreatBoard;
 use super::threats::hooks::{LeafCounts, ThreatScratch};
 use super::threats::{Status, ThreatLimits, ThreatSearcher};
 use super::{Board, Forced, Gen, Limits, RootHint, Scored, SearchOptions, ThreatParts, WIN};
@@ -177,7 +177,8 @@ pub struct GomokuBoard {
     threats: Option<Box<ThreatBoard>>,
     /// Which threat seams run (the search's options; see [`Board::configure`]).
     parts: ThreatParts,
-    /// The threat seams' searcher and counts, made when a seam first needs them.
+    /// The threat seams' searcher and counts, made when a seam first needs them, lent by the
+    /// searcher between searches ([`Board::attach_scratch`]).
     scratch: Option<Box<ThreatScratch>>,
     /// Cells played since this board was made.
     path: Vec<u16>,
@@ -584,6 +585,17 @@ impl super::Searchable for Gomoku {
 
 impl Board for GomokuBoard {
     const ASPIRATION: Option<i32> = None;
+    type Scratch = Option<Box<ThreatScratch>>;
+
+    /// The threat seams' searcher keeps its table from one search to the next (consecutive
+    /// positions of a game share most threat lines).
+    fn attach_scratch(&mut self, scratch: Self::Scratch) {
+        self.scratch = scratch;
+    }
+
+    fn detach_scratch(&mut self) -> Self::Scratch {
+        self.scratch.take()
+    }
     /// Another iteration while 35% of the time is left (the baseline keeps the default).
     fn next_iteration(&self) -> f64 {
         if self.threats.is_some() { 0.35 } else { 0.55 }

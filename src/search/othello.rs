@@ -281,6 +281,7 @@ impl Board for OthelloBoard {
     // 150 and 400 centi-discs searched 6.89M, 7.03M and 6.87M nodes against 6.85M with full
     // windows, so Othello searches with full windows.
     const ASPIRATION: Option<i32> = None;
+    type Scratch = ();
 
     fn enable_symmetry(&mut self) {
         let (black, white) = if self.side == 0 {

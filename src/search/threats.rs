@@ -33,7 +33,7 @@ pub mod puzzle;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use board::{Board, Sq};
+use board::{Sq, ThreatBoard};
 
 use crate::game::gomoku::Gomoku;
 use crate::game::{Game, Move, Outcome, Side};
@@ -176,8 +176,9 @@ struct Tt {
     mask: usize,
 }
 
-const WIN: u64 = 1;
-const FAIL: u64 = 2;
+/// Table flags: the attacker wins, or fails, within the stored depth and threes.
+const TT_WIN: u64 = 1;
+const TT_FAIL: u64 = 2;
 /// Depth and threes marking a result that holds at any depth.
 const ANY: u32 = 255;
 
@@ -198,8 +199,8 @@ impl Tt {
         let t = ((data >> 16) & 0xFF) as u32;
         let d = ((data >> 24) & 0xFF) as u32;
         match data >> 32 {
-            WIN if t <= threes && d <= depth => Some(R::Win(mv)),
-            FAIL if t >= threes && d >= depth => Some(R::Fail),
+            TT_WIN if t <= threes && d <= depth => Some(R::Win(mv)),
+            TT_FAIL if t >= threes && d >= depth => Some(R::Fail),
             _ => None,
         }
     }
@@ -258,7 +259,7 @@ const SALT_WHITE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The node work of one search: the board, the attacker, the table and the limits.
 struct Run<'a> {
-    board: &'a mut Board,
+    board: &'a mut ThreatBoard,
     attacker: Side,
     tt: &'a mut Tt,
     killers: &'a mut Vec<Sq>,
@@ -296,7 +297,7 @@ impl ThreatSearcher {
 
     fn run<'a>(
         &'a mut self,
-        board: &'a mut Board,
+        board: &'a mut ThreatBoard,
         attacker: Side,
         limits: &ThreatLimits,
         stop: &'a AtomicBool,
@@ -345,7 +346,7 @@ impl ThreatSearcher {
                 depth: 0,
                 threes: 0,
             },
-            None => self.search_board(&mut Board::from_game(game), attacker, limits, stop),
+            None => self.search_board(&mut ThreatBoard::from_game(game), attacker, limits, stop),
         }
     }
 
@@ -353,7 +354,7 @@ impl ThreatSearcher {
     /// board is left as it was. The position must not be finished.
     pub fn search_board(
         &mut self,
-        board: &mut Board,
+        board: &mut ThreatBoard,
         attacker: Side,
         limits: &ThreatLimits,
         stop: &AtomicBool,
@@ -420,7 +421,7 @@ impl ThreatSearcher {
         stop: &AtomicBool,
     ) -> Option<ProofNode> {
         let limits = ThreatLimits::vct(threes, depth);
-        let mut board = Board::from_game(game);
+        let mut board = ThreatBoard::from_game(game);
         if board.side() != attacker {
             board.pass();
         }
@@ -500,7 +501,7 @@ pub struct ThreatCounts {
 
 /// Count `side`'s fives, fours and threes on the board (a few microseconds).
 pub fn threat_counts(game: &Gomoku, side: Side) -> ThreatCounts {
-    let board = Board::from_game(game);
+    let board = ThreatBoard::from_game(game);
     let mut region = Vec::new();
     board.region(&mut region);
     let mut c = ThreatCounts::default();
@@ -565,7 +566,7 @@ impl ThreatSearcher {
         }
         // 3. Every move of ours, the likeliest defences first: does the opponent still win?
         let mut order: Vec<Move> = threat.line.clone();
-        let board = Board::from_game(game);
+        let board = ThreatBoard::from_game(game);
         let mut near = Vec::new();
         board.region(&mut near);
         order.extend(near.iter().map(|&sq| board.move_of(sq)));
@@ -684,7 +685,7 @@ impl Run<'_> {
             return R::Win(f);
         }
         if s.d_five.len() >= 2 {
-            self.tt.store(key, FAIL, 0, ANY, ANY);
+            self.tt.store(key, TT_FAIL, 0, ANY, ANY);
             return R::Fail;
         }
         if let Some(&block) = s.d_five.first() {
@@ -715,25 +716,25 @@ impl Run<'_> {
                         self.killers.resize(self.ply + 1, 0);
                     }
                     self.killers[self.ply] = m;
-                    self.tt.store(key, WIN, m, threes, depth);
+                    self.tt.store(key, TT_WIN, m, threes, depth);
                     return R::Win(m);
                 }
                 R::Abort => return R::Abort,
                 R::Fail => {}
             }
         }
-        self.tt.store(key, FAIL, 0, threes, depth);
+        self.tt.store(key, TT_FAIL, 0, threes, depth);
         R::Fail
     }
 
     fn settle(&mut self, key: u64, r: R, mv: Sq, threes: u32, depth: u32) -> R {
         match r {
             R::Win(_) => {
-                self.tt.store(key, WIN, mv, threes, depth);
+                self.tt.store(key, TT_WIN, mv, threes, depth);
                 R::Win(mv)
             }
             R::Fail => {
-                self.tt.store(key, FAIL, 0, threes, depth);
+                self.tt.store(key, TT_FAIL, 0, threes, depth);
                 R::Fail
             }
             R::Abort => R::Abort,
@@ -771,7 +772,7 @@ impl Run<'_> {
         }
         let s = self.scan(false, false);
         if !s.d_five.is_empty() {
-            self.tt.store(key, FAIL, 0, ANY, ANY);
+            self.tt.store(key, TT_FAIL, 0, ANY, ANY);
             return R::Fail;
         }
         if s.a_five.len() >= 2 {
@@ -784,7 +785,7 @@ impl Run<'_> {
             return self.settle(key, r, block, threes, depth);
         }
         if s.a_win.is_empty() {
-            self.tt.store(key, FAIL, 0, ANY, ANY);
+            self.tt.store(key, TT_FAIL, 0, ANY, ANY);
             return R::Fail;
         }
         for p in self.defences(&s) {
@@ -794,13 +795,13 @@ impl Run<'_> {
             match r {
                 R::Win(_) => {}
                 R::Fail => {
-                    self.tt.store(key, FAIL, p, threes, depth);
+                    self.tt.store(key, TT_FAIL, p, threes, depth);
                     return R::Fail;
                 }
                 R::Abort => return R::Abort,
             }
         }
-        self.tt.store(key, WIN, 0, threes, depth);
+        self.tt.store(key, TT_WIN, 0, threes, depth);
         R::Win(0)
     }
 

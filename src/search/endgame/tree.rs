@@ -24,6 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::ordering::Evaluator;
 use super::table::{Entry, HINT, NO_MOVE, SolverTable, TableStats};
 use crate::game::othello::bitboard::{
     CORNERS, NEIGHBOURS, QUADRANT_MASK, corner_stability, final_score, flips, last_flip_count,
@@ -112,15 +113,13 @@ pub struct Tree<'a> {
     pub next_check: u64,
     pub aborted: bool,
     pub options: super::Options,
-    pub eval: Option<&'a crate::search::othello::eval::Weights>,
-    pub eval_slots: &'a mut super::hint::EvalSlots,
-    /// Selective search: prune by ProbCut with this confidence (None: the exact search).
-    pub probcut: Option<super::hint::ProbCut>,
+    /// The evaluation that orders moves, and ProbCut in the selective passes.
+    pub ev: Evaluator<'a>,
     /// A Lazy SMP helper's number: the root's moves are tried from this one on (0: in order).
     pub root_shift: usize,
 }
 
-const INF: i32 = 127;
+const DISC_INF: i32 = 127;
 
 /// The fastest-first ordering key of a move that leads to `(cp, co)` (the opponent to move, whose
 /// moves are `replies`), higher first: fewest opponent replies (corners counted twice); one reply
@@ -135,6 +134,12 @@ fn fastest_first_key(cp: u64, co: u64, replies: u64, odd: bool) -> i32 {
 }
 
 impl Tree<'_> {
+    /// Nodes of this tree so far: its own and its evaluation searches'.
+    #[inline(always)]
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.ev.nodes
+    }
+
     /// The table's entry for this position, if any.
     #[inline(always)]
     pub fn probe(&mut self, p: u64, o: u64) -> Option<Entry> {
@@ -161,9 +166,9 @@ impl Tree<'_> {
 
     #[cold]
     pub(super) fn check_limits(&mut self) {
-        self.next_check = self.nodes + 4096;
+        self.next_check = self.total_nodes() + 4096;
         if self.stop.load(Ordering::Relaxed)
-            || self.nodes >= self.node_limit
+            || self.total_nodes() >= self.node_limit
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
@@ -174,7 +179,7 @@ impl Tree<'_> {
     /// false (and nothing counted) once the search is aborted.
     #[inline(always)]
     pub(super) fn enter_node(&mut self) -> bool {
-        if self.nodes >= self.next_check {
+        if self.total_nodes() >= self.next_check {
             self.check_limits();
         }
         if self.aborted {
@@ -256,7 +261,7 @@ impl Tree<'_> {
     #[inline(always)]
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
         self.nodes += 1;
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         if NEIGHBOURS[x1] & o != 0 {
             let f = flips(x1, p, o);
             if f != 0 {
@@ -273,11 +278,11 @@ impl Tree<'_> {
                 return v.max(best);
             }
         }
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
         // pass: the opponent moves, we answer
-        let mut worst = INF;
+        let mut worst = DISC_INF;
         if NEIGHBOURS[x1] & p != 0 {
             let f = flips(x1, o, p);
             if f != 0 {
@@ -294,7 +299,7 @@ impl Tree<'_> {
                 return v.min(worst);
             }
         }
-        if worst < INF {
+        if worst < DISC_INF {
             return worst;
         }
         final_score(p, o)
@@ -332,7 +337,7 @@ impl Tree<'_> {
                 (x1, x2) = (x2, x1);
             }
         }
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         macro_rules! mine {
             ($x:expr, $y:expr, $z:expr) => {
                 if NEIGHBOURS[$x] & o != 0 {
@@ -350,10 +355,10 @@ impl Tree<'_> {
         mine!(x1, x2, x3);
         mine!(x2, x1, x3);
         mine!(x3, x1, x2);
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
-        let mut worst = INF;
+        let mut worst = DISC_INF;
         macro_rules! theirs {
             ($x:expr, $y:expr, $z:expr) => {
                 if NEIGHBOURS[$x] & p != 0 {
@@ -371,7 +376,7 @@ impl Tree<'_> {
         theirs!(x1, x2, x3);
         theirs!(x2, x1, x3);
         theirs!(x3, x1, x2);
-        if worst < INF {
+        if worst < DISC_INF {
             return worst;
         }
         final_score(p, o)
@@ -385,7 +390,7 @@ impl Tree<'_> {
             return v;
         }
         let [x1, x2, x3, x4] = Self::ordered_empties_4(p, o, parity);
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         macro_rules! mine {
             ($x:expr, $y:expr, $z:expr, $w:expr) => {
                 if NEIGHBOURS[$x] & o != 0 {
@@ -406,7 +411,7 @@ impl Tree<'_> {
         mine!(x2, x1, x3, x4);
         mine!(x3, x1, x2, x4);
         mine!(x4, x1, x2, x3);
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
         if moves(o, p) == 0 {
@@ -451,7 +456,7 @@ impl Tree<'_> {
             return self.shallow_sorted(p, o, alpha, n, parity, legal);
         }
         let odd = QUADRANT_MASK[(parity & 15) as usize];
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         for group in shallow_order(legal, odd) {
             let mut m = group;
             while m != 0 {
@@ -503,7 +508,7 @@ impl Tree<'_> {
         legal: u64,
     ) -> i32 {
         let count = self.fill_list(p, o, legal, n, parity, NO_MOVE);
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         for i in 0..count {
             let c = self.pick(n, i, count);
             let v = self.shallow_child(p, o, c.square as usize, c.flips, alpha, n, parity);
@@ -525,7 +530,7 @@ impl Tree<'_> {
         self.nodes += 1;
         let e = !(p | o);
         let odd = QUADRANT_MASK[(parity & 15) as usize];
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         let mut alpha = alpha;
         for group in shallow_order(e, odd) {
             let mut m = group;
@@ -538,7 +543,7 @@ impl Tree<'_> {
                 }
                 let (cp, co) = (o ^ f, p | f | (1 << x));
                 let cpar = parity ^ quadrant(x);
-                let v = if best == -INF {
+                let v = if best == -DISC_INF {
                     -self.search(cp, co, -beta, -alpha, n - 1, cpar)
                 } else {
                     let v = -self.nws(cp, co, -alpha - 1, n - 1, cpar);
@@ -559,7 +564,7 @@ impl Tree<'_> {
                 }
             }
         }
-        if best > -INF {
+        if best > -DISC_INF {
             return best;
         }
         if moves(o, p) == 0 {
@@ -573,7 +578,7 @@ impl Tree<'_> {
         if !self.enter_node() {
             return 0;
         }
-        let start_nodes = self.nodes;
+        let start_nodes = self.total_nodes();
         if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
             return v;
         }
@@ -605,8 +610,8 @@ impl Tree<'_> {
             }
             return -self.deep(o, p, -beta, -alpha, n, parity);
         }
-        if self.probcut.is_some()
-            && let Some(v) = self.probcut(p, o, alpha, beta, n)
+        if self.ev.probcut.is_some()
+            && let Some(v) = self.ev.probcut_bound(p, o, alpha, beta, n)
         {
             return v;
         }
@@ -617,7 +622,7 @@ impl Tree<'_> {
             return v;
         }
         let (alpha0, beta0) = (alpha, beta);
-        let mut best = -INF;
+        let mut best = -DISC_INF;
         let mut best_move = NO_MOVE;
         for i in 0..count {
             let c = self.pick(n, i, count);
@@ -653,7 +658,7 @@ impl Tree<'_> {
             (alpha0, beta0),
             best,
             best_move,
-            self.nodes - start_nodes + 1,
+            self.total_nodes() - start_nodes + 1,
         );
         best
     }
@@ -661,9 +666,9 @@ impl Tree<'_> {
     /// Fill move list `n` for the moves `mv` of `p`, each with its flips and ordering key.
     #[inline]
     pub fn fill_list(&mut self, p: u64, o: u64, mv: u64, n: u32, parity: u8, hash: u8) -> usize {
-        let by_eval = n >= self.options.eval_sort_min_empties && self.eval.is_some();
+        let by_eval = n >= self.options.eval_sort_min_empties && self.ev.weights.is_some();
         if by_eval {
-            self.node_indices(p, o, n);
+            self.ev.node_indices(p, o, n);
         }
         let mut m = mv;
         let mut k = 0;
@@ -683,7 +688,7 @@ impl Tree<'_> {
                 let replies = moves(cp, co);
                 let mut key = fastest_first_key(cp, co, replies, parity & quadrant(x) != 0);
                 if by_eval {
-                    let e = self.child_eval(n, x, f, cp, co, replies);
+                    let e = self.ev.child_eval(n, x, f, cp, co, replies);
                     key += ((6400 + e) * self.options.eval_sort_weight / 100) << 10;
                 }
                 key
@@ -770,7 +775,7 @@ mod tests {
     fn every_tier_is_exact_and_fail_soft_for_any_window() {
         let table = SolverTable::new(1);
         let mut lists: Lists = vec![[Candidate::default(); 64]; 65];
-        let mut eval_slots = super::super::hint::eval_slots();
+        let mut eval_slots = super::super::ordering::eval_slots();
         let stop = AtomicBool::new(false);
         let mut tree = Tree {
             table: &table,
@@ -785,9 +790,14 @@ mod tests {
             next_check: 0,
             aborted: false,
             options: super::super::Options::default(),
-            eval: None,
-            eval_slots: &mut eval_slots,
-            probcut: None,
+            ev: Evaluator {
+                weights: None,
+                slots: &mut eval_slots,
+                probcut: None,
+                search_min_empties: 16,
+                sort_depth: 0,
+                nodes: 0,
+            },
             root_shift: 0,
         };
         for n in 0..=9u32 {
@@ -795,7 +805,7 @@ mod tests {
             for (p, o) in positions(n, count, 77 + u64::from(n)) {
                 let want = reference(p, o);
                 let parity = parity_of(!(p | o));
-                let mut windows = vec![(-INF, INF), (-1, 1), (-65, -64), (64, 65)];
+                let mut windows = vec![(-DISC_INF, DISC_INF), (-1, 1), (-65, -64), (64, 65)];
                 for a in want - 3..=want + 2 {
                     windows.push((a, a + 1));
                     windows.push((a, a + 2));

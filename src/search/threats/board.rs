@@ -9,10 +9,10 @@
 //!
 //! The Zobrist hash is kept with the game's own keys and the same update rule as
 //! [`Gomoku`] (stone key XOR side key per move), so a position reached
-//! here hashes exactly as the game would hash it. [`Board::pass`] toggles only the side key, which
+//! here hashes exactly as the game would hash it. [`ThreatBoard::pass`] toggles only the side key, which
 //! lets the search ask "what if the side to move did nothing".
 
-use super::pattern::{self, BLACK, FIVE, FIVE_POINTS, THREE, Table, WALL, WHITE};
+use super::pattern::{self, BLACK, FIVE, FIVE_POINTS, PatternTable, THREE, WALL, WHITE};
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, Rule};
 use crate::game::{Cell, Game, Move, Side};
 use crate::zobrist::Keys;
@@ -24,11 +24,11 @@ const PAD: usize = 5;
 pub type Sq = u16;
 
 #[derive(Clone)]
-pub struct Board {
+pub struct ThreatBoard {
     size: usize,
     stride: usize,
     rule: Rule,
-    table: &'static Table,
+    table: &'static PatternTable,
     cells: Vec<u8>,
     keys: [Vec<u32>; 4],
     steps: [isize; 4],
@@ -39,7 +39,7 @@ pub struct Board {
     played: Vec<(Sq, Option<[usize; 4]>)>,
     /// Bounding box of all stones: min x, min y, max x, max y (board coordinates).
     bbox: Option<[usize; 4]>,
-    /// Table entries per colour, direction and square (0 on stones and walls).
+    /// PatternTable entries per colour, direction and square (0 on stones and walls).
     entries: [[Vec<u16>; 4]; 2],
     /// Per colour and square: the sum of the [`contribution`]s of its four entries.
     summary: [Vec<u16>; 2],
@@ -47,9 +47,9 @@ pub struct Board {
     threats: [Vec<u64>; 2],
 }
 
-impl Board {
+impl ThreatBoard {
     /// The position of `game` (side to move, stones, hash).
-    pub fn from_game(game: &Gomoku) -> Board {
+    pub fn from_game(game: &Gomoku) -> ThreatBoard {
         let size = game.size();
         let stride = size + 2 * PAD;
         let steps = LINE_DIRECTIONS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
@@ -82,11 +82,11 @@ impl Board {
             }
         }
         let squares = stride * stride;
-        let mut board = Board {
+        let mut board = ThreatBoard {
             size,
             stride,
             rule: game.rule(),
-            table: Table::get(game.rule()),
+            table: PatternTable::get(game.rule()),
             cells,
             keys,
             steps,
@@ -298,7 +298,7 @@ impl Board {
         self.side = self.side.opponent();
     }
 
-    /// Take back the last [`Board::play`].
+    /// Take back the last [`ThreatBoard::play`].
     pub fn undo(&mut self) {
         let Some((sq, bbox)) = self.played.pop() else {
             return;
@@ -416,7 +416,7 @@ impl Board {
     }
 }
 
-/// What one stone would make, from [`Board::probe`].
+/// What one stone would make, from [`ThreatBoard::probe`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Probe {
     /// It completes a winning row.

@@ -17,13 +17,14 @@
 //!   engine's node time, and lost that back in self-play, so it is off by default.
 //!
 //! The engine's Gomoku board ([`GomokuBoard`](crate::search::gomoku::GomokuBoard)) carries a
-//! threat [`Board`], brought up to the searched position only when a seam needs it, and a
-//! [`ThreatScratch`] (a threat searcher with its own table), made when a seam first needs it.
+//! threat [`ThreatBoard`], brought up to the searched position only when a seam needs it, and a
+//! [`ThreatScratch`] (a threat searcher with its own table), made when a seam first needs it and
+//! kept by the searcher between searches.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::board::Board;
+use super::board::ThreatBoard;
 use super::{Status, ThreatLimits, ThreatSearcher};
 use crate::game::Move;
 use crate::search::{Limits, RootHint, WIN};
@@ -58,9 +59,11 @@ pub struct LeafCounts {
     pub nodes: u64,
 }
 
-/// The working state of the threat seams on one search board (so on one thread): a threat
-/// searcher with its own table, and the leaf counts. Which seams run is not decided here but
-/// by the search's [`ThreatParts`](crate::search::ThreatParts), which every thread gets.
+/// The working state of the threat seams of one searcher (so of one thread): a threat searcher
+/// with its own table, and the leaf counts. The searcher lends it to each search's board and
+/// keeps it between searches ([`Board::Scratch`](crate::search::Board::Scratch)), so the table
+/// carries over from one move of a game to the next. Which seams run is not decided here but by
+/// the search's [`ThreatParts`](crate::search::ThreatParts), which every thread gets.
 pub struct ThreatScratch {
     counts: LeafCounts,
     searcher: ThreatSearcher,
@@ -95,7 +98,7 @@ impl ThreatScratch {
 
     /// A proven win at the horizon: a short VCF of the side to move, as a score `WIN − plies`
     /// counted from the root (`ply` is the node's distance from it).
-    pub fn leaf_win(&mut self, board: &mut Board, ply: usize) -> Option<i32> {
+    pub fn leaf_win(&mut self, board: &mut ThreatBoard, ply: usize) -> Option<i32> {
         let ThreatScratch {
             counts,
             searcher,
@@ -122,7 +125,7 @@ impl ThreatScratch {
     /// loses). `nodes` grows by the threat nodes.
     pub fn root_hint(
         &mut self,
-        board: &mut Board,
+        board: &mut ThreatBoard,
         candidates: &[Move],
         limits: &Limits,
         stop: &AtomicBool,
@@ -164,7 +167,7 @@ impl ThreatScratch {
 ///
 /// Any other move loses: it makes no five point, so the opponent plays a threat square and has
 /// two five points against none.
-pub fn forced_defences(board: &Board, out: &mut Vec<Move>) -> bool {
+pub fn forced_defences(board: &ThreatBoard, out: &mut Vec<Move>) -> bool {
     out.clear();
     let me = board.side();
     let them = me.opponent();
@@ -190,7 +193,7 @@ pub fn forced_defences(board: &Board, out: &mut Vec<Move>) -> bool {
 }
 
 fn analyse(
-    board: &mut Board,
+    board: &mut ThreatBoard,
     searcher: &mut ThreatSearcher,
     candidates: &[Move],
     budget: &dyn Fn(f64, u64) -> ThreatLimits,

@@ -27,11 +27,11 @@ pub const BLACK: u32 = 1;
 pub const WHITE: u32 = 2;
 pub const WALL: u32 = 3;
 
-/// Table bit: the centre stone completes a winning row.
+/// PatternTable bit: the centre stone completes a winning row.
 pub const FIVE: u16 = 1 << 8;
-/// Table bit: the centre stone makes a three (a cell that then gives two five points).
+/// PatternTable bit: the centre stone makes a three (a cell that then gives two five points).
 pub const THREE: u16 = 1 << 9;
-/// Table bits: the five points, bit `j` for offset [`mask_offset`]`(j)`.
+/// PatternTable bits: the five points, bit `j` for offset [`mask_offset`]`(j)`.
 pub const FIVE_POINTS: u16 = 0xFF;
 
 /// The 2-bit slot of a neighbour at `offset` (−5…−1, 1…5) inside a line key.
@@ -60,21 +60,21 @@ pub fn swap_colours(key: u32) -> u32 {
 }
 
 /// The pattern table of one rule (black's view; look up white through [`swap_colours`]).
-pub struct Table {
+pub struct PatternTable {
     exact: bool,
     entries: Vec<u16>,
     /// Per key: black's entry in the low half, white's in the high half (one load for both).
     both: Vec<u32>,
 }
 
-impl Table {
+impl PatternTable {
     /// The shared table of a rule, built on first use.
-    pub fn get(rule: Rule) -> &'static Table {
-        static FREE: OnceLock<Table> = OnceLock::new();
-        static EXACT: OnceLock<Table> = OnceLock::new();
+    pub fn get(rule: Rule) -> &'static PatternTable {
+        static FREE: OnceLock<PatternTable> = OnceLock::new();
+        static EXACT: OnceLock<PatternTable> = OnceLock::new();
         match rule {
-            Rule::Freestyle => FREE.get_or_init(|| Table::build(false)),
-            Rule::Exact5 => EXACT.get_or_init(|| Table::build(true)),
+            Rule::Freestyle => FREE.get_or_init(|| PatternTable::build(false)),
+            Rule::Exact5 => EXACT.get_or_init(|| PatternTable::build(true)),
         }
     }
 
@@ -98,7 +98,7 @@ impl Table {
         }
     }
 
-    fn build(exact: bool) -> Table {
+    fn build(exact: bool) -> PatternTable {
         let bits = if exact { 20 } else { 16 };
         // Freestyle keys skip the ±5 slots; treat those cells as empty (never consulted).
         let full = |k: u32| if exact { k } else { k << 2 };
@@ -110,7 +110,7 @@ impl Table {
                 entries[k as usize] as u32 | (entries[white as usize] as u32) << 16
             })
             .collect();
-        Table {
+        PatternTable {
             exact,
             entries,
             both,
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn fives_fours_and_threes() {
         for rule in [Rule::Freestyle, Rule::Exact5] {
-            let t = Table::get(rule);
+            let t = PatternTable::get(rule);
             assert!(t.lookup(key("...xx*xx...")) & FIVE != 0);
             assert_eq!(offsets(t.lookup(key("....x*xx..."))), vec![-2, 3]);
             assert_eq!(offsets(t.lookup(key("...ox*xx..."))), vec![3]);
@@ -257,12 +257,15 @@ mod tests {
     #[test]
     fn overlines_only_win_in_freestyle() {
         let six = key("..xxx*xx...");
-        assert!(Table::get(Rule::Freestyle).lookup(six) & FIVE != 0);
-        assert!(Table::get(Rule::Exact5).lookup(six) & FIVE == 0);
+        assert!(PatternTable::get(Rule::Freestyle).lookup(six) & FIVE != 0);
+        assert!(PatternTable::get(Rule::Exact5).lookup(six) & FIVE == 0);
         // filling +3 joins the stone at +4: six, which only freestyle accepts
         let k = key("....x*xx.x.");
-        assert_eq!(offsets(Table::get(Rule::Freestyle).lookup(k)), vec![-2, 3]);
-        assert_eq!(offsets(Table::get(Rule::Exact5).lookup(k)), vec![-2]);
+        assert_eq!(
+            offsets(PatternTable::get(Rule::Freestyle).lookup(k)),
+            vec![-2, 3]
+        );
+        assert_eq!(offsets(PatternTable::get(Rule::Exact5).lookup(k)), vec![-2]);
     }
 
     #[test]
