@@ -18,14 +18,7 @@ use super::theme::Theme;
 pub fn wrap(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
     wrap_keeping(lines, width)
         .into_iter()
-        .map(|mut l| {
-            for span in &mut l.spans {
-                if span.content.contains('\u{a0}') {
-                    span.content = span.content.replace('\u{a0}', " ").into();
-                }
-            }
-            l
-        })
+        .map(plain_spaces)
         .collect()
 }
 
@@ -124,6 +117,20 @@ pub fn elide(text: &str, width: usize) -> String {
 /// A line cut to `width` columns at a word boundary, ending in `…` (see [`elide`]), its spans'
 /// styles kept: for the panels' fixed-format lines, which must not wrap.
 pub fn clip(line: Line<'static>, width: u16) -> Line<'static> {
+    plain_spaces(clip_keeping(line, width))
+}
+
+/// No-break spaces drawn as plain ones.
+fn plain_spaces(mut l: Line<'static>) -> Line<'static> {
+    for span in &mut l.spans {
+        if span.content.contains('\u{a0}') {
+            span.content = span.content.replace('\u{a0}', " ").into();
+        }
+    }
+    l
+}
+
+fn clip_keeping(line: Line<'static>, width: u16) -> Line<'static> {
     let width = width as usize;
     if line.width() <= width {
         return line;

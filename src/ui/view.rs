@@ -152,10 +152,8 @@ pub fn areas(game: &AnyGame, area: Rect) -> Areas {
         search_below.then(|| Rect::new(area.x, area.y + board_h, left_w, main_h - board_h));
     let rx = area.x + left_w;
     let rw = area.width - left_w;
-    let list: Vec<Tab> = Tab::ALL
-        .into_iter()
-        .filter(|&t| t != Tab::Search || !search_below)
-        .collect();
+    // Search is a tab too: under the board it is narrow, in the pane it has room for the PV.
+    let list: Vec<Tab> = Tab::ALL.to_vec();
     Areas {
         board,
         search,
