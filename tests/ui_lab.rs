@@ -133,10 +133,24 @@ fn lesson_steps_reach_the_articles_two_hashes_both_ways() {
     key(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::Right);
     assert_eq!(app.lesson.value(), Some("0x23BB713E"));
+    // Step 4, the side key: in after ● moved, out again after ○ moved.
+    let ks = lesson::side_key();
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Right);
+    assert_eq!(
+        app.lesson.value(),
+        Some(format!("0x{:08X}", 0x2FB2_56EE ^ ks).as_str())
+    );
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Right);
+    }
+    assert_eq!(app.lesson.value(), Some("0x23BB713E"));
     assert_eq!(app.lesson.pos, app.lesson.last());
     key(&mut app, KeyCode::Right);
     assert_eq!(app.lesson.pos, app.lesson.last(), "stops at the end");
-    key(&mut app, KeyCode::Left);
+    for _ in 0..6 {
+        key(&mut app, KeyCode::Left);
+    }
     assert_eq!(app.lesson.value(), Some("0x36C7B9BC"));
     key(&mut app, KeyCode::Home);
     assert_eq!(app.lesson.pos, 0);
@@ -156,10 +170,13 @@ fn lesson_steps_reach_the_articles_two_hashes_both_ways() {
 #[test]
 fn lesson_keys_each_step_to_the_right_key() {
     let view = LessonView::default();
-    assert_eq!(view.steps.len(), 11);
+    assert_eq!(view.steps.len(), 16);
     let keys = view.example.keys;
     let mut h = 0u32;
     for s in &view.steps {
+        if s.part == lesson::Part::SideKey {
+            continue;
+        }
         match (s.part, s.key) {
             (lesson::Part::Hash2Incremental, None) => h = view.example.hash1_full(),
             // Each full hash starts again from nothing at cell 1.
@@ -188,7 +205,7 @@ fn lesson_screen_shows_board_keys_and_steps() {
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
     let text = format!("{}", terminal.backend());
-    assert!(text.contains("step 4/11"));
+    assert!(text.contains("step 4/16"));
     assert!(text.contains("▶ cell 4 empty"));
     assert!(text.contains("= 0x2FB256EE"));
     assert!(
@@ -218,6 +235,8 @@ fn lesson_screen_shows_board_keys_and_steps() {
         text.contains("hash2 incrementally     = 0x23BB713E  ✓ equal"),
         "{text}"
     );
+    assert!(text.contains("K[side] out"), "{text}");
+    assert!(text.contains("It keys no empty"), "{text}");
 }
 
 #[test]

@@ -180,8 +180,9 @@ struct Pending {
 pub struct Drawn {
     /// Each board cell's rectangle on screen and its cell index.
     pub cells: Vec<(Rect, usize)>,
-    /// The open overlay's largest scroll offset (0 when it fits).
+    /// The open overlay's largest scroll offset (0 when it fits), and the offset drawn.
     pub overlay_max_scroll: u16,
+    pub overlay_scroll: u16,
     /// The tab bar's names and their rectangles (tabbed layout only).
     pub tabs: Vec<(Rect, Tab)>,
     /// The tabs the layout offers (empty when every panel is shown).
@@ -395,20 +396,22 @@ impl App {
     }
 
     fn lesson_key(&mut self, key: KeyEvent) {
-        let max = self.drawn.overlay_max_scroll;
+        let (max, at) = (self.drawn.overlay_max_scroll, self.drawn.overlay_scroll);
         match key.code {
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.lesson.scroll = (self.lesson.scroll + 1).min(max)
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.lesson.scroll = self.lesson.scroll.saturating_sub(1)
-            }
-            KeyCode::PageDown => self.lesson.scroll = (self.lesson.scroll + 10).min(max),
-            KeyCode::PageUp => self.lesson.scroll = self.lesson.scroll.saturating_sub(10),
+            KeyCode::Down | KeyCode::Char('j') => self.lesson.scroll_by(at, 1, max),
+            KeyCode::Up | KeyCode::Char('k') => self.lesson.scroll_by(at, -1, max),
+            KeyCode::PageDown => self.lesson.scroll_by(at, 10, max),
+            KeyCode::PageUp => self.lesson.scroll_by(at, -10, max),
             KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => self.lesson.next(),
             KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => self.lesson.prev(),
-            KeyCode::Home => self.lesson.pos = 0,
-            KeyCode::End => self.lesson.pos = self.lesson.last(),
+            KeyCode::Home => {
+                self.lesson.pos = 0;
+                self.lesson.follow = true;
+            }
+            KeyCode::End => {
+                self.lesson.pos = self.lesson.last();
+                self.lesson.follow = true;
+            }
             KeyCode::Esc | KeyCode::Char('L' | 'q') => self.leave_study("back to the game"),
             _ => {}
         }

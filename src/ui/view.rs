@@ -295,22 +295,23 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         height: a.status.y - area.y,
         ..area
     };
-    let overlay_max_scroll = match &app.mode {
+    let (overlay_max_scroll, overlay_scroll) = match &app.mode {
         Mode::Lesson => lesson::render(&app.lesson, above_status, buf, theme),
-        Mode::Compare(c) => compare::render(c, above_status, buf, theme),
-        Mode::Help(scroll) => help::render(area, buf, theme, *scroll),
+        Mode::Compare(c) => (compare::render(c, above_status, buf, theme), c.scroll),
+        Mode::Help(scroll) => (help::render(area, buf, theme, *scroll), *scroll),
         _ => {
             return Drawn {
                 cells,
                 tabs: tab_hits,
                 tab_list,
-                overlay_max_scroll: 0,
+                ..Drawn::default()
             };
         }
     };
     // Clicks go to no board beneath an overlay.
     Drawn {
         overlay_max_scroll,
+        overlay_scroll,
         ..Drawn::default()
     }
 }
