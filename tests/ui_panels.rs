@@ -512,7 +512,7 @@ fn status_line_shows_prompt_message_and_keys() {
             .iter()
             .map(|c| c.symbol())
             .collect::<String>(),
-        ":f5█   ⏎ run · Esc cancel               "
+        ":f5█   ⏎ run · Esc cancel · ↑↓ history  "
     );
     let err = Message {
         text: "unknown command ':zz' (? lists the commands)".into(),

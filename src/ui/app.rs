@@ -23,9 +23,10 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::command::{self, Cmd};
+use super::command::{self, Cmd, Edit, LineEdit};
 use super::compare::{self, CompareView, RunState};
 use super::event::Event;
+use super::format;
 use super::lesson::LessonView;
 use super::position::{AnyGameExt, outcome_text, stone_glyph};
 use super::search::{Activity, BookMove, SearchView};
@@ -45,6 +46,8 @@ use crate::zobrist::{Delta, Keys};
 
 /// Engine time per move when neither `--time-ms` nor `--depth` is given.
 pub const DEFAULT_TIME_MS: u64 = 2000;
+/// Command lines remembered for ↑/↓.
+const HISTORY: usize = 100;
 /// How many recent moves the XOR-terms panel can show.
 pub const DELTA_ROWS: usize = 8;
 
@@ -139,8 +142,8 @@ impl Settings {
 pub enum Mode {
     /// Keys move the cursor and run actions.
     Normal,
-    /// Typing after `:`; holds the text so far.
-    Command(String),
+    /// Typing after `:`; holds the line so far and its cursor.
+    Command(LineEdit),
     /// The help overlay is open, scrolled by this many lines.
     Help(u16),
     /// The lesson screen (`L`) is open.
@@ -248,6 +251,18 @@ pub struct App {
     pending: Option<Pending>,
     /// The Othello opening book (by symmetric hash), built for the game's keys.
     book: Option<(u64, Book)>,
+    /// The game `n`, `g` or `:game` replaced (with its redo list and settings), for `u` to
+    /// bring back until the person moves in the new one.
+    discarded: Option<Discarded>,
+    /// Command lines run so far (oldest first), for ↑/↓ on the `:` line.
+    history: Vec<String>,
+}
+
+/// A game replaced by a new one, kept for undo.
+struct Discarded {
+    game: AnyGame,
+    redo: Vec<Move>,
+    spec: GameSpec,
 }
 
 impl App {
@@ -286,6 +301,8 @@ impl App {
             next_id: 1,
             pending: None,
             book: None,
+            discarded: None,
+            history: Vec::new(),
         };
         app.cursor_to_last();
         app.after_position_change();
@@ -360,20 +377,19 @@ impl App {
             return;
         }
         match &mut self.mode {
-            Mode::Command(line) => match key.code {
-                KeyCode::Esc => self.mode = Mode::Normal,
-                KeyCode::Enter => {
-                    let line = std::mem::take(line);
+            Mode::Command(line) => match line.key(key.code, ctrl, &self.history) {
+                Edit::Editing => {}
+                Edit::Cancel => self.mode = Mode::Normal,
+                Edit::Run(text) => {
                     self.mode = Mode::Normal;
-                    self.run_command(&line);
+                    if !text.trim().is_empty() && self.history.last() != Some(&text) {
+                        self.history.push(text.clone());
+                        if self.history.len() > HISTORY {
+                            self.history.remove(0);
+                        }
+                    }
+                    self.run_command(&text);
                 }
-                KeyCode::Backspace if line.is_empty() => self.mode = Mode::Normal,
-                KeyCode::Backspace => {
-                    line.pop();
-                }
-                KeyCode::Char('u') if ctrl => line.clear(),
-                KeyCode::Char(c) if !ctrl && line.chars().count() < 200 => line.push(c),
-                _ => {}
             },
             Mode::Help(scroll) => {
                 let max = self.drawn.overlay_max_scroll;
@@ -496,7 +512,7 @@ impl App {
             KeyCode::Up | KeyCode::Char('k') => self.move_cursor(0, -1),
             KeyCode::Down | KeyCode::Char('j') => self.move_cursor(0, 1),
             KeyCode::Enter | KeyCode::Char(' ') => self.play_cursor(),
-            KeyCode::Char(':') => self.mode = Mode::Command(String::new()),
+            KeyCode::Char(':') => self.mode = Mode::Command(LineEdit::default()),
             KeyCode::Char('u') => self.undo(),
             KeyCode::Char('r') => self.redo(),
             KeyCode::Char('n') => self.new_game(),
@@ -590,9 +606,10 @@ impl App {
             Cmd::CheckBits(bits) => self.set_check_bits(bits),
             Cmd::Game(kind, size) => self.switch_game(kind, size),
             Cmd::Rule(rule) => {
+                let before = self.settings.spec.clone();
                 self.settings.spec.rule = rule;
                 if self.game.kind() == GameKind::Gomoku {
-                    self.new_game();
+                    self.new_game_keeping(before);
                 }
                 self.info(format!("rule {} (for Gomoku)", rule.name()));
             }
@@ -839,8 +856,8 @@ impl App {
         };
         match record::save_as(&path, &rec, format) {
             Ok(()) => self.info(format!(
-                "saved {} moves to {} ({format})",
-                rec.moves.len(),
+                "saved {} to {} ({format})",
+                format::plural(rec.moves.len() as u64, "move", "moves"),
                 path.display()
             )),
             Err(e) => self.error(e),
@@ -853,13 +870,14 @@ impl App {
             .and_then(|rec| rec.to_game(Keys::for_seed(self.settings.spec.seed)))
         {
             Ok(g) => g,
-            Err(e) => return self.error(one_line(&e, &path)),
+            Err(e) => return self.error(load_error(&e, &path, self.game.kind())),
         };
         let n = game.history().len();
         self.install(game);
         self.info(format!(
-            "loaded {} · {n} moves from {}",
+            "loaded {} · {} from {}",
             self.game.label(),
+            format::plural(n as u64, "move", "moves"),
             path.display()
         ));
     }
@@ -867,6 +885,7 @@ impl App {
     /// Make `game` the game being played (a loaded or resumed one).
     fn install(&mut self, game: AnyGame) {
         self.cancel_search();
+        self.discarded = None;
         self.settings.spec.game = game.kind();
         if let AnyGame::Gomoku(g) = &game {
             self.settings.spec.size = g.size();
@@ -907,8 +926,15 @@ impl App {
         }
         let side = self.game.side_to_move();
         if !self.settings.human.plays(side) {
+            let what = if self.search_purpose() == Some(Purpose::Move) {
+                "it is thinking; e makes it move now"
+            } else if self.paused {
+                "it is paused; p resumes it, e makes it move"
+            } else {
+                "e makes it move now"
+            };
             return self.error(format!(
-                "{} {} is the engine's side; e makes it move now, p pauses it",
+                "it is the engine's turn ({} {}): {what}",
                 stone_glyph(side),
                 side.name()
             ));
@@ -918,6 +944,8 @@ impl App {
             Ok(_) => {
                 self.cancel_search();
                 self.redo.clear();
+                // The person plays on in the new game: the replaced one is gone for good.
+                self.discarded = None;
                 self.message = None;
                 self.notice = None;
                 self.after_position_change();
@@ -927,6 +955,9 @@ impl App {
     }
 
     fn undo(&mut self) {
+        if let Some(d) = self.discarded.take() {
+            return self.bring_back(d);
+        }
         if self.game.history().is_empty() {
             return self.error("nothing to undo");
         }
@@ -943,10 +974,14 @@ impl App {
         if self.settings.human == Human::None {
             self.paused = true;
             self.info(format!(
-                "took back {undone} move(s); paused (p resumes, r redoes)"
+                "took back {}; paused (p resumes, r redoes)",
+                format::plural(undone, "move", "moves")
             ));
         } else {
-            self.info(format!("took back {undone} move(s) (r redoes)"));
+            self.info(format!(
+                "took back {} (r redoes)",
+                format::plural(undone, "move", "moves")
+            ));
         }
         self.cursor_to_last();
         self.after_position_change();
@@ -969,7 +1004,10 @@ impl App {
             }
         }
         self.notice = None;
-        self.info(format!("replayed {redone} move(s)"));
+        self.info(format!(
+            "replayed {}",
+            format::plural(redone, "move", "moves")
+        ));
         self.cursor_to_last();
         self.after_position_change();
     }
@@ -995,20 +1033,57 @@ impl App {
         }
     }
 
+    /// `u` right after `n`, `g` or `:game`: the replaced game comes back as it was.
+    fn bring_back(&mut self, d: Discarded) {
+        self.cancel_search();
+        self.settings.spec = d.spec;
+        self.game = d.game;
+        self.redo = d.redo;
+        self.notice = None;
+        self.cursor = start_cursor(&self.game);
+        self.cursor_to_last();
+        self.engine.clear();
+        self.tt.reset();
+        self.search = SearchView::default();
+        self.info(format!(
+            "the previous game is back: {} · {}",
+            self.game.label(),
+            format::plural(self.game.history().len() as u64, "move", "moves")
+        ));
+        self.after_position_change();
+    }
+
+    /// Start a new game; the one replaced stays undoable (`u`) until the person moves.
     fn new_game(&mut self) {
+        self.new_game_keeping(self.settings.spec.clone());
+    }
+
+    fn new_game_keeping(&mut self, previous: GameSpec) {
         let game = match self.settings.spec.start() {
             Ok(g) => g,
             Err(e) => return self.error(e.to_string()),
         };
         self.cancel_search();
-        self.game = game;
+        let old = std::mem::replace(&mut self.game, game);
+        if !old.history().is_empty() {
+            self.discarded = Some(Discarded {
+                game: old,
+                redo: std::mem::take(&mut self.redo),
+                spec: previous,
+            });
+        }
         self.redo.clear();
         self.notice = None;
         self.cursor = start_cursor(&self.game);
         self.engine.clear();
         self.tt.reset();
         self.search = SearchView::default();
-        self.info(format!("new game: {}", self.game.label()));
+        let back = if self.discarded.is_some() {
+            " (u brings the previous game back)"
+        } else {
+            ""
+        };
+        self.info(format!("new game: {}{back}", self.game.label()));
         self.after_position_change();
     }
 
@@ -1022,7 +1097,7 @@ impl App {
             self.settings.spec = before;
             return self.error(e.to_string());
         }
-        self.new_game();
+        self.new_game_keeping(before);
     }
 
     fn set_policy(&mut self, policy: Policy) {
@@ -1119,9 +1194,8 @@ impl App {
     fn toggle_pause(&mut self) {
         self.paused = !self.paused;
         if self.paused {
-            if self.search_purpose() == Some(Purpose::Move) {
-                self.cancel_search();
-            }
+            // Paused means still: a hint being searched stops too, so no counter keeps rising.
+            self.cancel_search();
             self.search.activity = Activity::Paused;
             self.info("paused: the engine will not move (p resumes)");
         } else {
@@ -1213,15 +1287,23 @@ impl App {
     fn on_report(&mut self, report: Report, now: Instant) {
         match report {
             Report::Progress { id, search, tt } => {
+                // A stopped search's last snapshots change nothing (paused means still).
+                if !self.is_current(id) {
+                    return;
+                }
                 self.tt.absorb(&tt, now, false);
-                if self.is_current(id) {
+                {
                     let game = &self.game;
                     self.search.absorb(&search, game.kind(), |m| game.name(m));
                 }
             }
             Report::Done { id, search, tt } => {
-                self.tt.absorb(&tt, now, true);
-                if !self.is_current(id) {
+                let current = self.is_current(id);
+                // A stopped search's final counters are taken in, but not while paused.
+                if current || !self.paused {
+                    self.tt.absorb(&tt, now, true);
+                }
+                if !current {
                     return;
                 }
                 let game = &self.game;
@@ -1363,9 +1445,9 @@ fn starting_game(settings: &mut Settings) -> Result<(AnyGame, Option<Message>), 
             .map_err(|e| CommandError(one_line(&e, &path)))?;
         adopt(settings, &game);
         let text = format!(
-            "loaded {} · {} moves from {}",
+            "loaded {} · {} from {}",
             game.label(),
-            game.history().len(),
+            format::plural(game.history().len() as u64, "move", "moves"),
             path.display()
         );
         return Ok((game, note(text, false)));
@@ -1385,9 +1467,9 @@ fn starting_game(settings: &mut Settings) -> Result<(AnyGame, Option<Message>), 
             Ok(Some(game)) => {
                 adopt(settings, &game);
                 let text = format!(
-                    "resumed {} · {} moves (kept in {})",
+                    "resumed {} · {} (kept in {})",
                     game.label(),
-                    game.history().len(),
+                    format::plural(game.history().len() as u64, "move", "moves"),
                     path.display()
                 );
                 Ok((game, note(text, false)))
@@ -1412,10 +1494,10 @@ fn starting_game(settings: &mut Settings) -> Result<(AnyGame, Option<Message>), 
         .filter(|rec| !rec.moves.is_empty())
         .map(|rec| {
             format!(
-                "the game kept from last time ({}, {} moves): xorboard --resume continues it; \
+                "the game kept from last time ({}, {}): xorboard --resume continues it; \
                  your first move here replaces it",
                 rec.kind,
-                rec.moves.len()
+                format::plural(rec.moves.len() as u64, "move", "moves")
             )
         });
     Ok((game, hint.and_then(|t| note(t, false))))
@@ -1430,6 +1512,44 @@ fn one_line(e: &str, path: &Path) -> String {
         format!("{shown}: {e}")
     };
     text.lines().next().unwrap_or_default().to_string()
+}
+
+/// A `:load` failure as one printable line that names the formats of the game being played
+/// (the file's own bytes are never echoed raw: a binary file is called binary, other
+/// characters that cannot be shown become `?`).
+fn load_error(e: &str, path: &Path, kind: GameKind) -> String {
+    let formats = match kind {
+        GameKind::Othello => "Othello: .ggf, or a transcript like f5d6c3",
+        GameKind::Gomoku => "Gomoku: .psq (Piskvork), .rif.txt, or a list like h8,i9",
+    };
+    let binary = std::fs::read(path).ok().is_some_and(|bytes| {
+        std::str::from_utf8(&bytes).is_err()
+            || bytes
+                .iter()
+                .any(|&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+    });
+    let shown = path.display().to_string();
+    if binary {
+        return format!("{shown}: not a game record: the file is binary, not text ({formats})");
+    }
+    let detail = one_line(e, path);
+    let detail = detail
+        .strip_prefix(&format!("{shown}: "))
+        .unwrap_or(&detail);
+    let printable: String = detail
+        .chars()
+        .map(|c| {
+            if c.is_control() || c == '\u{fffd}' {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if printable.starts_with("No such file") || printable.contains("not a regular file") {
+        return format!("{shown}: {printable}");
+    }
+    format!("{shown}: not a game record ({formats}): {printable}")
 }
 
 /// `~/x` → `$HOME/x`; anything else as typed.

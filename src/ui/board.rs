@@ -59,11 +59,11 @@ fn title(view: &BoardView) -> String {
         .map(|name| format!(" · {name}"))
         .unwrap_or_default();
     format!(
-        " {}{opening} · {} ● vs {} ○ · {} moves ",
+        " {}{opening} · {} ● vs {} ○ · {} ",
         g.label(),
         who(view.human, Side::Black),
         who(view.human, Side::White),
-        g.history().len()
+        super::format::plural(g.history().len() as u64, "move", "moves")
     )
 }
 

@@ -87,15 +87,25 @@ pub fn render(
         return;
     }
     let top = match mode {
-        Mode::Command(text) => Some(Line::from(vec![
-            Span::styled(":", theme.prompt),
-            Span::styled(text.clone(), theme.info),
-            Span::styled("█", theme.prompt),
-            Span::styled("   ⏎ run · Esc cancel", theme.keys),
-        ])),
+        Mode::Command(line) => {
+            let before: String = line.text.chars().take(line.cursor).collect();
+            let mut rest = line.text.chars().skip(line.cursor);
+            let at = rest.next();
+            let after: String = rest.collect();
+            Some(Line::from(vec![
+                Span::styled(":", theme.prompt),
+                Span::styled(before, theme.info),
+                match at {
+                    Some(c) => Span::styled(c.to_string(), theme.cursor),
+                    None => Span::styled("█", theme.prompt),
+                },
+                Span::styled(after, theme.info),
+                Span::styled("   ⏎ run · Esc cancel · ↑↓ history", theme.keys),
+            ]))
+        }
         _ => message.map(|m| {
             Line::from(Span::styled(
-                m.text.clone(),
+                elide(&m.text, area.width as usize),
                 if m.error { theme.error } else { theme.info },
             ))
         }),
