@@ -693,6 +693,8 @@ impl App {
             delta,
         ));
         self.hold(Mode::Step);
+        // On small screens the step-through is the XOR-terms tab: show it.
+        self.tab = Tab::Xor;
         self.info("step-through: → applies the next XOR term, Esc or x leaves");
     }
 
