@@ -74,10 +74,10 @@ pub enum Mode {
     Command(LineEdit),
     /// The help overlay is open, scrolled by this many lines.
     Help(u16),
-    /// The lesson screen (`L`) is open.
-    Lesson,
+    /// The lesson screen (`L`) is open, with its model.
+    Lesson(Box<LessonView>),
     /// Stepping through the last move's XOR terms (`x`).
-    Step,
+    Step(Box<StepView>),
     /// The strategy comparison (`c`) is open, with its model.
     Compare(Box<CompareView>),
 }
@@ -166,10 +166,8 @@ pub struct App {
     pub drawn: Drawn,
     /// The side panel shown when the screen is too narrow for all of them (Tab cycles).
     pub tab: Tab,
-    /// The lesson screen's model (kept between visits).
-    pub lesson: LessonView,
-    /// The step-through's model while it is on.
-    pub step: Option<StepView>,
+    /// The lesson's step when it was last closed (it opens there again).
+    lesson_at: usize,
     /// The id of the comparison the engine is running, if one runs.
     compare_running: Option<u64>,
     /// Keeping the game for `--resume` failed once (said once, not after every move).
@@ -194,6 +192,22 @@ struct Discarded {
 }
 
 impl App {
+    /// The lesson's model while it is open.
+    pub fn lesson(&self) -> Option<&LessonView> {
+        match &self.mode {
+            Mode::Lesson(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The step-through's model while it is open.
+    pub fn step(&self) -> Option<&StepView> {
+        match &self.mode {
+            Mode::Step(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// A new game with these settings; starts the engine thread (and its first search if the
     /// engine moves first).
     ///
@@ -221,8 +235,7 @@ impl App {
             quit: false,
             drawn: Drawn::default(),
             tab: Tab::default(),
-            lesson: LessonView::default(),
-            step: None,
+            lesson_at: 0,
             compare_running: None,
             keep_failed: false,
             engine,
@@ -249,7 +262,10 @@ impl App {
 
     /// Whether a study screen holds the game (the engine waits).
     pub fn holding(&self) -> bool {
-        matches!(self.mode, Mode::Lesson | Mode::Step | Mode::Compare(_))
+        matches!(
+            self.mode,
+            Mode::Lesson(_) | Mode::Step(_) | Mode::Compare(_)
+        )
     }
 
     /// Whether a search (a move or a hint) is running.
@@ -330,8 +346,8 @@ impl App {
                     _ => self.mode = Mode::Normal,
                 }
             }
-            Mode::Lesson => self.lesson_key(key),
-            Mode::Step => self.step_key(key),
+            Mode::Lesson(_) => self.lesson_key(key),
+            Mode::Step(_) => self.step_key(key),
             Mode::Compare(_) => self.compare_key(key),
             Mode::Normal => self.normal_key(key),
         }
@@ -387,7 +403,7 @@ impl App {
         }
         match self.mode {
             Mode::Help(_) => self.mode = Mode::Normal,
-            Mode::Command(_) | Mode::Lesson | Mode::Step | Mode::Compare(_) => {}
+            Mode::Command(_) | Mode::Lesson(_) | Mode::Step(_) | Mode::Compare(_) => {}
             Mode::Normal => {
                 let at = Position::new(mouse.column, mouse.row);
                 if let Some(&(_, tab)) = self.drawn.tabs.iter().find(|(r, _)| r.contains(at)) {

@@ -113,8 +113,8 @@ pub fn render(
     let width = area.width as usize;
     let keys = Line::from(Span::styled(
         match mode {
-            Mode::Lesson => elide(LESSON_KEYS, width),
-            Mode::Step => elide(STEP_KEYS, width),
+            Mode::Lesson(_) => elide(LESSON_KEYS, width),
+            Mode::Step(_) => elide(STEP_KEYS, width),
             Mode::Compare(_) => elide(COMPARE_KEYS, width),
             _ => main_keys(width, tabs),
         },

@@ -199,7 +199,7 @@ fn render_tab_bar(tabs: &Tabs, shown: Tab, buf: &mut Buffer, theme: &Theme) -> V
 
 /// The Zobrist panel's model, from the game.
 pub fn hash_view(app: &App) -> HashView {
-    if let (Mode::Step, Some(st)) = (&app.mode, &app.step) {
+    if let Mode::Step(st) = &app.mode {
         return HashView {
             hash: st.hash(),
             recomputed: app.game.recompute_hash(),
@@ -229,10 +229,7 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         return Drawn::default();
     }
     let a = areas(&app.game, area);
-    let step = match (&app.mode, &app.step) {
-        (Mode::Step, Some(st)) => Some(st),
-        _ => None,
-    };
+    let step = app.step();
     let cells = board::render(
         &BoardView {
             game: &app.game,
@@ -296,7 +293,7 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         ..area
     };
     let (overlay_max_scroll, overlay_scroll) = match &app.mode {
-        Mode::Lesson => lesson::render(&app.lesson, above_status, buf, theme),
+        Mode::Lesson(l) => lesson::render(l, above_status, buf, theme),
         Mode::Compare(c) => (compare::render(c, above_status, buf, theme), c.scroll),
         Mode::Help(scroll) => (help::render(area, buf, theme, *scroll), *scroll),
         _ => {

@@ -6,39 +6,43 @@ use super::*;
 impl App {
     pub(super) fn lesson_key(&mut self, key: KeyEvent) {
         let (max, at) = (self.drawn.overlay_max_scroll, self.drawn.overlay_scroll);
+        let Mode::Lesson(lesson) = &mut self.mode else {
+            return;
+        };
         match key.code {
-            KeyCode::Down | KeyCode::Char('j') => self.lesson.scroll_by(at, 1, max),
-            KeyCode::Up | KeyCode::Char('k') => self.lesson.scroll_by(at, -1, max),
-            KeyCode::PageDown => self.lesson.scroll_by(at, 10, max),
-            KeyCode::PageUp => self.lesson.scroll_by(at, -10, max),
-            KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => self.lesson.next(),
-            KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => self.lesson.prev(),
+            KeyCode::Down | KeyCode::Char('j') => lesson.scroll_by(at, 1, max),
+            KeyCode::Up | KeyCode::Char('k') => lesson.scroll_by(at, -1, max),
+            KeyCode::PageDown => lesson.scroll_by(at, 10, max),
+            KeyCode::PageUp => lesson.scroll_by(at, -10, max),
+            KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => lesson.next(),
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => lesson.prev(),
             KeyCode::Home => {
-                self.lesson.pos = 0;
-                self.lesson.follow = true;
+                lesson.pos = 0;
+                lesson.follow = true;
             }
             KeyCode::End => {
-                self.lesson.pos = self.lesson.last();
-                self.lesson.follow = true;
+                lesson.pos = lesson.last();
+                lesson.follow = true;
             }
-            KeyCode::Esc | KeyCode::Char('L' | 'q') => self.leave_study("back to the game"),
+            KeyCode::Esc | KeyCode::Char('L' | 'q') => {
+                // The lesson remembers where it was for the next visit.
+                self.lesson_at = lesson.pos;
+                self.leave_study("back to the game");
+            }
             _ => {}
         }
     }
 
     pub(super) fn step_key(&mut self, key: KeyEvent) {
-        let Some(step) = self.step.as_mut() else {
-            return self.leave_study("");
+        let Mode::Step(step) = &mut self.mode else {
+            return;
         };
         match key.code {
             KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => step.next(),
             KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => step.prev(),
             KeyCode::Home => step.pos = 0,
             KeyCode::End => step.pos = step.last(),
-            KeyCode::Esc | KeyCode::Char('x' | 'q') => {
-                self.step = None;
-                self.leave_study("step-through closed");
-            }
+            KeyCode::Esc | KeyCode::Char('x' | 'q') => self.leave_study("step-through closed"),
             _ => {}
         }
     }
@@ -116,7 +120,9 @@ impl App {
     }
 
     pub(super) fn open_lesson(&mut self) {
-        self.hold(Mode::Lesson);
+        let mut lesson = LessonView::default();
+        lesson.pos = self.lesson_at.min(lesson.last());
+        self.hold(Mode::Lesson(Box::new(lesson)));
         self.info("lesson 1: → or space steps, Esc returns to the game");
     }
 
@@ -133,14 +139,14 @@ impl App {
             .iter()
             .map(|t| self.game.name(Move::at(t.cell)))
             .collect();
-        self.step = Some(StepView::new(
+        let step = StepView::new(
             self.game.history().len(),
             before.side_to_move(),
             before.name(mv),
             cells,
             delta,
-        ));
-        self.hold(Mode::Step);
+        );
+        self.hold(Mode::Step(Box::new(step)));
         // On small screens the step-through is the XOR-terms tab: show it.
         self.tab = Tab::Xor;
         self.info("step-through: → applies the next XOR term, Esc or x leaves");
