@@ -163,8 +163,8 @@ pub fn clip_all(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
 }
 
 /// Draw `lines` (already wrapped to `area`'s width) scrolled by `scroll` lines, clamped; marks
-/// `↑ more` / `↓ more` at the right edge when lines are hidden. Returns the largest useful
-/// scroll offset.
+/// `↑ more` / `↓ more` at the right, on the rows just above and below, when lines are hidden.
+/// Returns the largest useful scroll offset.
 pub fn render(
     lines: &[Line<'static>],
     area: Rect,
@@ -190,11 +190,20 @@ pub fn render(
             buf.set_string(area.right() - w, y, text, theme.keys);
         }
     };
+    // The marks sit on the rows around the text (an overlay's frame, or its keys line), so
+    // they never hide a word; without such rows, on the text's own first and last rows.
+    let bounds = *buf.area();
+    let up = if area.y > bounds.y { area.y - 1 } else { area.y };
+    let down = if area.bottom() < bounds.bottom() {
+        area.bottom()
+    } else {
+        area.bottom() - 1
+    };
     if top > 0 {
-        mark(buf, area.y, " ↑ more ");
+        mark(buf, up, " ↑ more ");
     }
     if top < max {
-        mark(buf, area.bottom() - 1, " ↓ more ");
+        mark(buf, down, " ↓ more ");
     }
     max
 }
