@@ -603,3 +603,14 @@ fn command_line_history_recalls_earlier_lines() {
     key(&mut app, KeyCode::Down);
     assert_eq!(text(&app), "f5");
 }
+
+#[test]
+fn othello_results_give_the_empty_squares_to_the_winner() {
+    use xorboard::ui::position::outcome_text;
+    // Black everywhere but b1, c1 (white) and h8 (empty): neither side can move.
+    let white = (1u64 << 1) | (1 << 2);
+    let black = !white & !(1u64 << 63);
+    let g = Othello::from_bitboards(black, white, Side::Black, Keys::default_keys());
+    let text = outcome_text(&AnyGame::Othello(g)).expect("the game is over");
+    assert_eq!(text, "● black wins 62–2 (61–2 + 1 empty to the winner)");
+}

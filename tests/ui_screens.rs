@@ -14,6 +14,7 @@ use xorboard::game::{GameKind, Move};
 use xorboard::ui::app::{App, Human, Mode, Settings};
 use xorboard::ui::compare::CompareView;
 use xorboard::ui::event::Event;
+use xorboard::ui::position::AnyGameExt;
 use xorboard::ui::theme::{ColorMode, Theme};
 use xorboard::ui::view;
 
@@ -265,4 +266,32 @@ fn compare_at_every_size() {
         );
         insta::assert_snapshot!(format!("compare_{w}x{h}"), text);
     }
+}
+
+#[test]
+fn a_click_on_a_tab_shows_that_panel() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = othello_midgame();
+    screen(&mut app, 80, 24);
+    let (rect, tab) = app
+        .drawn
+        .tabs
+        .iter()
+        .copied()
+        .find(|(_, t)| *t == view::Tab::Tt)
+        .expect("the TT tab is drawn at 80×24");
+    app.update(Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: rect.x + 1,
+        row: rect.y,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(app.tab, tab);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("collision lab"), "{text}");
+    assert_eq!(
+        app.game.history().len(),
+        5,
+        "a click on a tab plays no move"
+    );
 }

@@ -208,6 +208,16 @@ pub fn render(view: &BoardView, area: Rect, buf: &mut Buffer, theme: &Theme) -> 
     } else {
         theme.info
     };
-    put(buf, inner.x, fy, &footer(view), style);
+    // A long notice (the end of the game) is shortened at a word, never cut inside one.
+    // Whole parts (separated by two spaces, e.g. the disc counts) go before any word does.
+    let mut text = footer(view);
+    while text.chars().count() > inner.width as usize {
+        match text.rfind("  ") {
+            Some(i) => text.truncate(i),
+            None => break,
+        }
+    }
+    let text = super::scroll::elide(&text, inner.width as usize);
+    put(buf, inner.x, fy, &text, style);
     drawn
 }

@@ -193,7 +193,11 @@ pub fn render(
     // The marks sit on the rows around the text (an overlay's frame, or its keys line), so
     // they never hide a word; without such rows, on the text's own first and last rows.
     let bounds = *buf.area();
-    let up = if area.y > bounds.y { area.y - 1 } else { area.y };
+    let up = if area.y > bounds.y {
+        area.y - 1
+    } else {
+        area.y
+    };
     let down = if area.bottom() < bounds.bottom() {
         area.bottom()
     } else {
