@@ -53,6 +53,10 @@ fn command(app: &mut App, line: &str) {
     key(app, KeyCode::Enter);
 }
 
+fn message(app: &App) -> &str {
+    app.message.as_ref().map_or("", |m| m.text.as_str())
+}
+
 fn error(app: &App) -> Option<&str> {
     app.message
         .as_ref()
@@ -475,7 +479,7 @@ fn the_persons_move_is_refused_on_the_engines_turn() {
     let hash = app.game.hash();
     command(&mut app, "d6");
     assert_eq!(app.game.hash(), hash);
-    assert!(error(&app).unwrap().contains("engine's side"));
+    assert!(error(&app).unwrap().contains("it is the engine's turn"));
 }
 
 #[test]
@@ -493,4 +497,120 @@ fn the_opening_is_named_by_its_hash_whatever_the_move_order() {
     assert_eq!(app.opening.as_deref(), Some("Tiger"));
     command(&mut app, "game gomoku");
     assert_eq!(app.opening, None);
+}
+
+#[test]
+fn a_new_game_keeps_the_old_one_undoable_until_the_person_moves() {
+    let mut app = app();
+    for m in ["f5", "d6", "c3"] {
+        command(&mut app, m);
+    }
+    let hash = app.game.hash();
+    ch(&mut app, 'n');
+    assert!(app.game.history().is_empty());
+    assert!(
+        message(&app).contains("u brings the previous game back"),
+        "{}",
+        message(&app)
+    );
+    ch(&mut app, 'u');
+    assert_eq!(app.game.hash(), hash, "the discarded game is back");
+    assert_eq!(app.game.history().len(), 3);
+    assert!(message(&app).contains("3 moves"), "{}", message(&app));
+    // g (the other game) too, and back again.
+    ch(&mut app, 'g');
+    assert_eq!(app.game.kind(), GameKind::Gomoku);
+    ch(&mut app, 'u');
+    assert_eq!(app.game.kind(), GameKind::Othello);
+    assert_eq!(app.settings.spec.game, GameKind::Othello);
+    assert_eq!(app.game.hash(), hash);
+    // Once the person moves in the new game, u is an ordinary undo.
+    ch(&mut app, 'n');
+    command(&mut app, "f5");
+    ch(&mut app, 'u');
+    assert!(app.game.history().is_empty());
+    ch(&mut app, 'u');
+    assert!(error(&app).unwrap().contains("nothing to undo"));
+}
+
+#[test]
+fn messages_count_one_move_in_the_singular() {
+    let mut app = app();
+    command(&mut app, "f5");
+    ch(&mut app, 'u');
+    assert_eq!(message(&app), "took back 1 move (r redoes)");
+    ch(&mut app, 'r');
+    assert_eq!(message(&app), "replayed 1 move");
+}
+
+#[test]
+fn paused_means_the_counters_stand_still() {
+    let mut app = app_with(Human::Both, GameKind::Othello);
+    ch(&mut app, 't');
+    assert!(app.thinking());
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    ch(&mut app, 'p');
+    assert!(!app.thinking(), "pausing stops the hint too");
+    let probes = app.tt.stats.probes;
+    let nodes = app.search.nodes;
+    for _ in 0..20 {
+        app.drain_engine();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(app.tt.stats.probes, probes);
+    assert_eq!(app.search.nodes, nodes);
+}
+
+#[test]
+fn load_errors_name_the_games_formats_and_never_echo_bytes() {
+    let dir = std::env::temp_dir().join(format!("xorboard-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, [0x7d, 0xff, 0x00, 0x9b, 0x1b, b'[', b'2', b'J']).unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "hello world\n").unwrap();
+    let mut app = app_with(Human::Both, GameKind::Gomoku);
+    command(&mut app, &format!("load {}", junk.display()));
+    let e = error(&app).unwrap().to_string();
+    assert!(e.contains("binary"), "{e}");
+    assert!(e.contains("Gomoku: .psq"), "{e}");
+    assert!(
+        !e.contains('\u{fffd}') && !e.chars().any(char::is_control),
+        "{e:?}"
+    );
+    command(&mut app, &format!("load {}", notes.display()));
+    let e = error(&app).unwrap().to_string();
+    assert!(e.contains("not a game record (Gomoku"), "{e}");
+    let mut app = app_with(Human::Both, GameKind::Othello);
+    command(&mut app, &format!("load {}", notes.display()));
+    assert!(error(&app).unwrap().contains("Othello: .ggf"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn command_line_history_recalls_earlier_lines() {
+    let mut app = app();
+    command(&mut app, "strategy depth");
+    command(&mut app, "f5");
+    ch(&mut app, ':');
+    key(&mut app, KeyCode::Up);
+    key(&mut app, KeyCode::Up);
+    let text = |app: &App| match &app.mode {
+        Mode::Command(l) => l.text.clone(),
+        m => panic!("{m:?}"),
+    };
+    assert_eq!(text(&app), "strategy depth");
+    key(&mut app, KeyCode::Down);
+    assert_eq!(text(&app), "f5");
+}
+
+#[test]
+fn othello_results_give_the_empty_squares_to_the_winner() {
+    use xorboard::ui::position::outcome_text;
+    // Black everywhere but b1, c1 (white) and h8 (empty): neither side can move.
+    let white = (1u64 << 1) | (1 << 2);
+    let black = !white & !(1u64 << 63);
+    let g = Othello::from_bitboards(black, white, Side::Black, Keys::default_keys());
+    let text = outcome_text(&AnyGame::Othello(g)).expect("the game is over");
+    assert_eq!(text, "● black wins 62–2 (61–2 + 1 empty to the winner)");
 }

@@ -114,41 +114,59 @@ fn pump(app: &mut App, limit: Duration, mut done: impl FnMut(&App) -> bool) {
 fn lesson_steps_reach_the_articles_two_hashes_both_ways() {
     let mut app = app();
     ch(&mut app, 'L');
-    assert_eq!(app.mode, Mode::Lesson);
-    assert_eq!(app.lesson.pos, 0);
-    assert_eq!(app.lesson.value(), None);
+    assert!(matches!(app.mode, Mode::Lesson(_)));
+    assert_eq!(app.lesson().unwrap().pos, 0);
+    assert_eq!(app.lesson().unwrap().value(), None);
     // Four XORs of the full hash of black on cell 1.
     for _ in 0..4 {
         key(&mut app, KeyCode::Right);
     }
-    assert_eq!(app.lesson.value(), Some("0x2FB256EE"));
+    assert_eq!(app.lesson().unwrap().value(), Some("0x2FB256EE"));
     // Four more: the full hash after white on cell 4.
     for _ in 0..4 {
         ch(&mut app, ' ');
     }
-    assert_eq!(app.lesson.value(), Some("0x23BB713E"));
+    assert_eq!(app.lesson().unwrap().value(), Some("0x23BB713E"));
     // Start from hash1, XOR K[4][empty] out, K[4][white] in.
     key(&mut app, KeyCode::Right);
-    assert_eq!(app.lesson.value(), Some("0x2FB256EE"));
+    assert_eq!(app.lesson().unwrap().value(), Some("0x2FB256EE"));
     key(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::Right);
-    assert_eq!(app.lesson.value(), Some("0x23BB713E"));
-    assert_eq!(app.lesson.pos, app.lesson.last());
+    assert_eq!(app.lesson().unwrap().value(), Some("0x23BB713E"));
+    // Step 4, the side key: in after ● moved, out again after ○ moved.
+    let ks = lesson::side_key();
     key(&mut app, KeyCode::Right);
-    assert_eq!(app.lesson.pos, app.lesson.last(), "stops at the end");
-    key(&mut app, KeyCode::Left);
-    assert_eq!(app.lesson.value(), Some("0x36C7B9BC"));
+    key(&mut app, KeyCode::Right);
+    assert_eq!(
+        app.lesson().unwrap().value(),
+        Some(format!("0x{:08X}", 0x2FB2_56EE ^ ks).as_str())
+    );
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Right);
+    }
+    assert_eq!(app.lesson().unwrap().value(), Some("0x23BB713E"));
+    assert_eq!(app.lesson().unwrap().pos, app.lesson().unwrap().last());
+    key(&mut app, KeyCode::Right);
+    assert_eq!(
+        app.lesson().unwrap().pos,
+        app.lesson().unwrap().last(),
+        "stops at the end"
+    );
+    for _ in 0..6 {
+        key(&mut app, KeyCode::Left);
+    }
+    assert_eq!(app.lesson().unwrap().value(), Some("0x36C7B9BC"));
     key(&mut app, KeyCode::Home);
-    assert_eq!(app.lesson.pos, 0);
+    assert_eq!(app.lesson().unwrap().pos, 0);
     key(&mut app, KeyCode::End);
-    assert_eq!(app.lesson.value(), Some("0x23BB713E"));
+    assert_eq!(app.lesson().unwrap().value(), Some("0x23BB713E"));
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.mode, Mode::Normal);
     // The game was not touched; the lesson remembers where it was.
     assert!(app.game.history().is_empty());
     command(&mut app, "lesson");
-    assert_eq!(app.mode, Mode::Lesson);
-    assert_eq!(app.lesson.pos, app.lesson.last());
+    assert!(matches!(app.mode, Mode::Lesson(_)));
+    assert_eq!(app.lesson().unwrap().pos, app.lesson().unwrap().last());
     ch(&mut app, 'L');
     assert_eq!(app.mode, Mode::Normal);
 }
@@ -156,10 +174,13 @@ fn lesson_steps_reach_the_articles_two_hashes_both_ways() {
 #[test]
 fn lesson_keys_each_step_to_the_right_key() {
     let view = LessonView::default();
-    assert_eq!(view.steps.len(), 11);
+    assert_eq!(view.steps.len(), 16);
     let keys = view.example.keys;
     let mut h = 0u32;
     for s in &view.steps {
+        if s.part == lesson::Part::SideKey {
+            continue;
+        }
         match (s.part, s.key) {
             (lesson::Part::Hash2Incremental, None) => h = view.example.hash1_full(),
             // Each full hash starts again from nothing at cell 1.
@@ -188,7 +209,7 @@ fn lesson_screen_shows_board_keys_and_steps() {
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
     let text = format!("{}", terminal.backend());
-    assert!(text.contains("step 4/11"));
+    assert!(text.contains("step 4/16"));
     assert!(text.contains("▶ cell 4 empty"));
     assert!(text.contains("= 0x2FB256EE"));
     assert!(
@@ -218,6 +239,8 @@ fn lesson_screen_shows_board_keys_and_steps() {
         text.contains("hash2 incrementally     = 0x23BB713E  ✓ equal"),
         "{text}"
     );
+    assert!(text.contains("K[side] out"), "{text}");
+    assert!(text.contains("It keys no empty"), "{text}");
 }
 
 #[test]
@@ -249,9 +272,9 @@ fn step_through_walks_every_term_of_the_last_move() {
     let delta = xorboard::with_game!(&app.game, g => g.last_delta()).unwrap();
     let final_hash = app.game.hash();
     ch(&mut app, 'x');
-    assert_eq!(app.mode, Mode::Step);
+    assert!(matches!(app.mode, Mode::Step(_)));
     assert!(!app.thinking());
-    let st = app.step.clone().unwrap();
+    let st = app.step().unwrap().clone();
     assert_eq!(st.name, "e6");
     assert_eq!(st.side, Side::Black);
     assert_eq!(st.last(), delta.terms.len() + 1);
@@ -267,7 +290,7 @@ fn step_through_walks_every_term_of_the_last_move() {
         let hv = view::hash_view(&app);
         assert_eq!(hv.hash, h, "after term {i}");
         assert_eq!(hv.flipped, t.key, "the bits term {i} flips are lit");
-        assert_eq!(app.step.as_ref().unwrap().cell(), Some(t.cell));
+        assert_eq!(app.step().unwrap().cell(), Some(t.cell));
     }
     ch(&mut app, ' ');
     let hv = view::hash_view(&app);
@@ -284,7 +307,7 @@ fn step_through_walks_every_term_of_the_last_move() {
     // Leaving restores the panels; the game was not changed.
     ch(&mut app, 'x');
     assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.step, None);
+    assert!(app.step().is_none());
     assert_eq!(app.game.hash(), final_hash);
     assert_eq!(view::hash_view(&app).flipped, delta.before ^ final_hash);
     ch(&mut app, 'x');
@@ -301,7 +324,7 @@ fn step_through_screen_shows_intermediate_hash_and_running_values() {
     ch(&mut app, 'x');
     key(&mut app, KeyCode::Right);
     let text = screen(&app, 160, 48);
-    let st = app.step.as_ref().unwrap();
+    let st = app.step().unwrap();
     let after_first = st.hash_at(1);
     assert!(text.contains("… on the way (step-through)"), "{text}");
     assert!(text.contains("step 1/3: ^ d6 ·→○ (placement)"), "{text}");

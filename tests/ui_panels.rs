@@ -426,6 +426,48 @@ fn search_panel_shows_figures_pv_and_depth_lines() {
     let text = format!("{backend}");
     assert!(text.contains("thinking for ○ white"));
     assert!(text.contains("pv d6 f4 c3"));
+    assert!(
+        text.contains("d6 ┊ f4 c3"),
+        "a PV longer than its depth is marked"
+    );
+}
+
+#[test]
+fn search_panel_marks_depths_answered_from_the_table() {
+    let g = AnyGame::Othello(othello("f5"));
+    use xorboard::ui::position::AnyGameExt;
+    let mut view = SearchView::default();
+    view.start(Activity::Thinking(xorboard::game::Side::White));
+    // After a hint: depths 1..=6 cost a handful of nodes each, depth 7 a real search.
+    let mut nodes = 0;
+    for depth in 1..=7u32 {
+        nodes += if depth < 7 {
+            3 * u64::from(depth)
+        } else {
+            50_000
+        };
+        let stats = SearchStats {
+            depth,
+            seldepth: depth.saturating_sub(1),
+            nodes,
+            pv: vec![Move::at(43); 8],
+            ..SearchStats::default()
+        };
+        view.absorb(&stats, g.kind(), |m| g.name(m));
+    }
+    assert!(view.iterations[4].from_tt(), "depth 5 cost 15 nodes");
+    assert!(!view.iterations[6].from_tt(), "depth 7 searched");
+    assert!(view.iterations[4].pv_from_table());
+    assert_eq!(
+        view.seldepth, 7,
+        "the selective depth is never below the depth"
+    );
+    let backend = draw(70, 14, |area, buf| {
+        search::render(&view, area, buf, &mono())
+    });
+    let text = format!("{backend}");
+    assert!(text.contains("from TT"), "{text}");
+    assert!(text.contains("the PV continues from stored"), "{text}");
 }
 
 #[test]
@@ -470,7 +512,7 @@ fn status_line_shows_prompt_message_and_keys() {
             .iter()
             .map(|c| c.symbol())
             .collect::<String>(),
-        ":f5█   ⏎ run · Esc cancel               "
+        ":f5█   ⏎ run · Esc cancel · ↑↓ history  "
     );
     let err = Message {
         text: "unknown command ':zz' (? lists the commands)".into(),

@@ -271,7 +271,7 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
             println!("symmetry keys: the smallest of 8 symmetric hashes is the table key");
         }
         println!(
-            "{:<9} {:>8} {:>8} {:>12} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>9} {:>5}",
+            "{:<9} {:>8} {:>8} {:>12} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}",
             "strategy",
             "entries",
             "MiB",
@@ -283,11 +283,11 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
             "clashes",
             "false",
             "vsnone",
-            "fills",
-            "updates",
+            "new_slot",
+            "same_pos",
             "replaced",
-            "rejected",
-            "full"
+            "kept_old",
+            "hashfull%"
         );
     }
     let mut kinds = vec![Kind::None, Kind::Map];
@@ -332,17 +332,20 @@ fn bench<G: Searchable>(positions: &[G], args: &BenchArgs, depth: u32) -> Comman
                 "misses": row.misses,
                 "clashes": row.clashes,
                 "false_matches": row.false_matches,
-                "fills": row.fills,
-                "updates": row.updates,
-                "replacements": row.replacements,
-                "rejected": row.rejected,
-                "hashfull": row.hashfull,
+                "stores": {
+                    "new_slot": row.fills,
+                    "same_position": row.updates,
+                    "replaced": row.replacements,
+                    "kept_old": row.rejected,
+                },
+                "replaced": row.replacements,
+                "hashfull": row.hashfull as f64 / 1000.0,
             }));
         } else {
             let dash = |show: bool, v: String| if show { v } else { "-".to_string() };
             let has = row.strategy != "none";
             println!(
-                "{:<9} {:>8} {:>8} {:>12} {:>8.2} {:>6.2} {:>6} {:>10} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>9} {:>5}",
+                "{:<9} {:>8} {:>8} {:>12} {:>8.2} {:>6.2} {:>6} {:>10} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}",
                 row.strategy,
                 dash(has, row.tt_entries.to_string()),
                 dash(has, format!("{:.3}", row.tt_mib)),

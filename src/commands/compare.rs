@@ -140,6 +140,7 @@ pub fn run(args: &CompareArgs) -> CommandResult {
                     "kept_old": o.rejected,
                 },
                 "replaced": o.replacements,
+                "hashfull": if o.slots == 0 { 0.0 } else { (o.fills as f64 / o.slots as f64).min(1.0) },
                 "pressure": o.pressure(),
                 "false_matches": o.false_matches,
                 "best": mv,

@@ -436,7 +436,7 @@ fn play_all<G: Searchable>(
             "hits": tt.hits,
             "false_matches": tt.false_matches,
             "clashes": tt.clashes,
-            "replacements": tt.replacements,
+            "replaced": tt.replacements,
             "nodes": totals.nodes,
             "plies": totals.plies,
             "seconds": seconds,

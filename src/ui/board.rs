@@ -52,19 +52,29 @@ fn who(human: Human, side: Side) -> &'static str {
     if human.plays(side) { "you" } else { "engine" }
 }
 
-fn title(view: &BoardView) -> String {
+/// The board's title for a panel `width` wide: the game, the opening, who plays which side and
+/// the move count, dropping the opening then the count when they do not fit.
+fn title(view: &BoardView, width: u16) -> String {
     let g = view.game;
-    let opening = view
-        .opening
-        .map(|name| format!(" · {name}"))
-        .unwrap_or_default();
-    format!(
-        " {}{opening} · {} ● vs {} ○ · {} moves ",
-        g.label(),
+    let players = format!(
+        "{} ● vs {} ○",
         who(view.human, Side::Black),
-        who(view.human, Side::White),
-        g.history().len()
-    )
+        who(view.human, Side::White)
+    );
+    let moves = super::format::plural(g.history().len() as u64, "move", "moves");
+    let label = g.label();
+    let mut candidates = Vec::new();
+    if let Some(name) = view.opening {
+        candidates.push(format!(" {label} · {name} · {players} · {moves} "));
+    }
+    candidates.push(format!(" {label} · {players} · {moves} "));
+    candidates.push(format!(" {label} · {players} "));
+    let room = width.saturating_sub(2) as usize;
+    candidates
+        .iter()
+        .find(|t| t.chars().count() <= room)
+        .unwrap_or(candidates.last().expect("one title"))
+        .clone()
 }
 
 fn footer(view: &BoardView) -> String {
@@ -95,7 +105,7 @@ fn footer(view: &BoardView) -> String {
 /// Draw the board; returns each drawn cell's rectangle and index.
 pub fn render(view: &BoardView, area: Rect, buf: &mut Buffer, theme: &Theme) -> Vec<(Rect, usize)> {
     let g = view.game;
-    let block = theme.panel_fit(title(view), theme.title, area.width);
+    let block = theme.panel_fit(title(view, area.width), theme.title, area.width);
     let inner = block.inner(area);
     block.render(area, buf);
     let mut drawn = Vec::new();
@@ -198,6 +208,16 @@ pub fn render(view: &BoardView, area: Rect, buf: &mut Buffer, theme: &Theme) -> 
     } else {
         theme.info
     };
-    put(buf, inner.x, fy, &footer(view), style);
+    // A long notice (the end of the game) is shortened at a word, never cut inside one.
+    // Whole parts (separated by two spaces, e.g. the disc counts) go before any word does.
+    let mut text = footer(view);
+    while text.chars().count() > inner.width as usize {
+        match text.rfind("  ") {
+            Some(i) => text.truncate(i),
+            None => break,
+        }
+    }
+    let text = super::scroll::elide(&text, inner.width as usize);
+    put(buf, inner.x, fy, &text, style);
     drawn
 }

@@ -3,6 +3,8 @@
 //! Parsing never touches the game; the [`super::app::App`] applies a parsed command, and a line
 //! that parses to nothing known changes nothing and leaves an error in the status line.
 
+use ratatui::crossterm::event::KeyCode;
+
 use super::app::Human;
 use crate::game::GameKind;
 use crate::game::gomoku::Rule;
@@ -58,6 +60,116 @@ pub const COMMANDS: &str = ":f5 :h8 (a move)  :new  :undo  :redo  :strategy NAME
 :bits N  :game othello|gomoku [SIZE]  :rule freestyle|exact5  :human black|white|both|none  \
 :time MS  :depth N|off  :hint  :pause  :engine  :save FILE  :load FILE  :book on|off  \
 :compare [DEPTH] [SIZE: 16k, 2m, tt]  :lesson  :step  :help  :quit";
+
+/// The `:` line being typed: its text, the cursor (in characters) and where in the history
+/// ↑/↓ are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineEdit {
+    pub text: String,
+    pub cursor: usize,
+    /// The history entry shown (an index into it), while browsing with ↑/↓.
+    browsing: Option<usize>,
+    /// What was typed before browsing began (↓ past the newest entry brings it back).
+    draft: String,
+}
+
+impl From<&str> for LineEdit {
+    fn from(text: &str) -> LineEdit {
+        LineEdit {
+            text: text.to_string(),
+            cursor: text.chars().count(),
+            ..LineEdit::default()
+        }
+    }
+}
+
+/// What a key did to the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Still editing.
+    Editing,
+    /// Enter: run this line.
+    Run(String),
+    /// Esc, or Backspace on an empty line.
+    Cancel,
+}
+
+/// Longest line accepted.
+const MAX_LINE: usize = 200;
+
+impl LineEdit {
+    fn byte(&self, chars: usize) -> usize {
+        self.text
+            .char_indices()
+            .nth(chars)
+            .map_or(self.text.len(), |(i, _)| i)
+    }
+
+    fn set(&mut self, text: String) {
+        self.cursor = text.chars().count();
+        self.text = text;
+    }
+
+    /// Apply one key; `history` holds earlier lines, oldest first.
+    pub fn key(&mut self, code: KeyCode, ctrl: bool, history: &[String]) -> Edit {
+        let len = self.text.chars().count();
+        match code {
+            KeyCode::Esc => return Edit::Cancel,
+            KeyCode::Enter => return Edit::Run(std::mem::take(&mut self.text)),
+            KeyCode::Backspace if self.text.is_empty() => return Edit::Cancel,
+            KeyCode::Backspace if self.cursor > 0 => {
+                let at = self.byte(self.cursor - 1);
+                self.text.remove(at);
+                self.cursor -= 1;
+            }
+            KeyCode::Delete if self.cursor < len => {
+                let at = self.byte(self.cursor);
+                self.text.remove(at);
+            }
+            KeyCode::Left => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Right => self.cursor = (self.cursor + 1).min(len),
+            KeyCode::Home => self.cursor = 0,
+            KeyCode::End => self.cursor = len,
+            KeyCode::Char('a') if ctrl => self.cursor = 0,
+            KeyCode::Char('e') if ctrl => self.cursor = len,
+            KeyCode::Char('u') if ctrl => {
+                let at = self.byte(self.cursor);
+                self.text.replace_range(..at, "");
+                self.cursor = 0;
+            }
+            KeyCode::Up if !history.is_empty() => {
+                let i = match self.browsing {
+                    None => {
+                        self.draft = self.text.clone();
+                        history.len() - 1
+                    }
+                    Some(i) => i.saturating_sub(1),
+                };
+                self.browsing = Some(i);
+                self.set(history[i].clone());
+            }
+            KeyCode::Down => match self.browsing {
+                Some(i) if i + 1 < history.len() => {
+                    self.browsing = Some(i + 1);
+                    self.set(history[i + 1].clone());
+                }
+                Some(_) => {
+                    self.browsing = None;
+                    let draft = std::mem::take(&mut self.draft);
+                    self.set(draft);
+                }
+                None => {}
+            },
+            KeyCode::Char(c) if !ctrl && len < MAX_LINE => {
+                let at = self.byte(self.cursor);
+                self.text.insert(at, c);
+                self.cursor += 1;
+            }
+            _ => {}
+        }
+        Edit::Editing
+    }
+}
 
 /// Parse a command line (without the leading `:`).
 pub fn parse(line: &str) -> Result<Cmd, String> {
@@ -253,6 +365,41 @@ fn compare_size(a: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_has_a_cursor_and_a_history() {
+        let history = vec!["strategy depth".to_string(), "tt 16".to_string()];
+        let mut l = LineEdit::default();
+        for c in "f6".chars() {
+            l.key(KeyCode::Char(c), false, &history);
+        }
+        // ← then a character inserts before the cursor; Delete removes at it.
+        l.key(KeyCode::Left, false, &history);
+        l.key(KeyCode::Char('5'), false, &history);
+        assert_eq!((l.text.as_str(), l.cursor), ("f56", 2));
+        l.key(KeyCode::Delete, false, &history);
+        assert_eq!(l.text, "f5");
+        l.key(KeyCode::Home, false, &history);
+        l.key(KeyCode::Backspace, false, &history);
+        assert_eq!(l.text, "f5", "nothing before the cursor");
+        // ↑ walks back through the history, ↓ forward and back to what was typed.
+        l.key(KeyCode::Up, false, &history);
+        assert_eq!(l.text, "tt 16");
+        l.key(KeyCode::Up, false, &history);
+        assert_eq!(l.text, "strategy depth");
+        l.key(KeyCode::Up, false, &history);
+        assert_eq!(l.text, "strategy depth", "stops at the oldest");
+        l.key(KeyCode::Down, false, &history);
+        l.key(KeyCode::Down, false, &history);
+        assert_eq!((l.text.as_str(), l.cursor), ("f5", 2));
+        assert_eq!(
+            l.key(KeyCode::Enter, false, &history),
+            Edit::Run("f5".into())
+        );
+        let mut empty = LineEdit::default();
+        assert_eq!(empty.key(KeyCode::Backspace, false, &[]), Edit::Cancel);
+        assert_eq!(empty.key(KeyCode::Up, false, &[]), Edit::Editing);
+    }
 
     #[test]
     fn commands_of_the_issue() {

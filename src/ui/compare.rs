@@ -370,10 +370,23 @@ pub const WIDTHS: [usize; 10] = [11, 7, 7, 7, 6, 8, 8, 8, 7, 10];
 
 /// A row of cells laid out in the widths of [`WIDTHS`].
 pub fn layout_row(cells: &[String; 10]) -> String {
+    layout_row_in(cells, usize::MAX)
+}
+
+/// Width of a full row.
+pub fn full_width() -> usize {
+    WIDTHS.iter().sum::<usize>() + 8 + 2
+}
+
+/// A row for `width` columns: all of it, or on narrow screens without the time's ratio and
+/// the best move (the nodes, hit rate and replacements against the best always stay).
+pub fn layout_row_in(cells: &[String; 10], width: usize) -> String {
+    let narrow = width < full_width();
     let mut s = String::new();
     for (i, (c, w)) in cells.iter().zip(WIDTHS).enumerate() {
         match i {
             0 => s.push_str(&format!("{c:<w$}")),
+            4 | 9 if narrow => {}
             9 => s.push_str(&format!("  {c}")),
             _ => s.push_str(&format!(" {c:>w$}")),
         }
@@ -426,7 +439,7 @@ pub fn size_line(plan: &Plan, pressure: Option<f64>, game_slots: usize) -> Strin
 // ---- drawing ---------------------------------------------------------------------------------
 
 /// The screen's lines (the table, the reading, the by-depth table) for `width` columns.
-fn lines(view: &CompareView, theme: &Theme) -> Vec<Line<'static>> {
+fn lines(view: &CompareView, width: usize, theme: &Theme) -> Vec<Line<'static>> {
     let outcomes = view.outcomes();
     let mut lines = vec![
         Line::from(Span::styled(
@@ -440,7 +453,10 @@ fn lines(view: &CompareView, theme: &Theme) -> Vec<Line<'static>> {
         Line::default(),
     ];
     let head: [String; 10] = HEAD.map(String::from);
-    lines.push(Line::from(Span::styled(layout_row(&head), theme.label)));
+    lines.push(Line::from(Span::styled(
+        layout_row_in(&head, width),
+        theme.label,
+    )));
     let rows: Vec<(Store, Option<&Outcome>, Option<String>)> = view
         .rows
         .iter()
@@ -455,7 +471,7 @@ fn lines(view: &CompareView, theme: &Theme) -> Vec<Line<'static>> {
     {
         let line = match (&row.outcome, row.live) {
             (Some(_), _) => Line::from(Span::styled(
-                layout_row(&cells),
+                layout_row_in(&cells, width),
                 if Some(i) == win {
                     theme.good
                 } else {
@@ -566,7 +582,7 @@ pub fn render(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) -
         height: inner.height - 1,
         ..inner
     };
-    let lines = scroll::wrap(lines(view, theme), body.width);
+    let lines = scroll::wrap(lines(view, body.width as usize, theme), body.width);
     let chart_room = body.height.saturating_sub(lines.len() as u16);
     let max = scroll::render(&lines, body, buf, view.scroll, theme);
     // The chart only where the table leaves room for it (large screens).

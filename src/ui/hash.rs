@@ -48,7 +48,17 @@ pub fn render(view: &HashView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let check = if view.step.as_ref().is_some_and(|s| s.intermediate) {
         Span::styled("  … on the way (step-through)", theme.busy)
     } else if view.hash == view.recomputed {
-        Span::styled("  ✓ equals full recompute", theme.good)
+        // 21 columns of hash, then the longest wording that fits.
+        let room = (inner.width as usize).saturating_sub(21);
+        let text = [
+            "  ✓ equals full recompute",
+            "  ✓ = full recompute",
+            "  ✓ = recompute",
+        ]
+        .into_iter()
+        .find(|t| t.chars().count() <= room)
+        .unwrap_or("  ✓");
+        Span::styled(text, theme.good)
     } else {
         Span::styled(
             format!("  ✗ full recompute gives {}", format::hex(view.recomputed)),

@@ -14,6 +14,7 @@ use ratatui::text::{Line, Span};
 use super::scroll;
 use super::theme::Theme;
 use crate::lesson::{STATES, SeedExample, Step, hex32};
+use crate::zobrist::Keys;
 
 /// The three computations of the lesson.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -24,16 +25,27 @@ pub enum Part {
     Hash2Full,
     /// hash2 again, from hash1 by two XORs.
     Hash2Incremental,
+    /// The game's addition: a side-to-move key XORed in at every ply.
+    SideKey,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Hash1Full, Part::Hash2Full, Part::Hash2Incremental];
+    pub const ALL: [Part; 4] = [
+        Part::Hash1Full,
+        Part::Hash2Full,
+        Part::Hash2Incremental,
+        Part::SideKey,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
             Part::Hash1Full => "1 · black on cell 1 — full XOR of the four cells' keys",
             Part::Hash2Full => "2 · then white on cell 4 — full XOR again",
             Part::Hash2Incremental => "3 · the same from hash1: hash1 ^ K[4][empty] ^ K[4][white]",
+            Part::SideKey => {
+                "4 · whose turn: the game also XORs a side-to-move key K[side] at every ply \
+                 (here the low 32 bits of the game's)"
+            }
         }
     }
 
@@ -53,6 +65,11 @@ pub struct LessonStep {
     pub step: Step,
     /// The key this step XORs in: (cell 0-based, state index).
     pub key: Option<(usize, usize)>,
+}
+
+/// The side-to-move key of step 4: the low 32 bits of the game's own side key.
+pub fn side_key() -> u32 {
+    (Keys::default_keys().side & 0xFFFF_FFFF) as u32
 }
 
 /// Every step of the lesson, in order.
@@ -79,6 +96,42 @@ pub fn steps(ex: &SeedExample) -> Vec<LessonStep> {
             },
         });
     }
+    // Step 4: the same two moves with the side key toggled at each ply.
+    let (h1, ks) = (ex.hash1_full(), side_key());
+    let (k_empty, k_white) = (ex.keys[3][0], ex.keys[3][2]);
+    let side_steps = [
+        ("hash1, ● just moved", None, h1, None),
+        ("○ to move: K[side] in", Some(ks), h1 ^ ks, None),
+        (
+            "remove cell 4 empty",
+            Some(k_empty),
+            h1 ^ ks ^ k_empty,
+            Some((3, 0)),
+        ),
+        (
+            "add cell 4 white",
+            Some(k_white),
+            h1 ^ ks ^ k_empty ^ k_white,
+            Some((3, 2)),
+        ),
+        (
+            "● to move: K[side] out",
+            Some(ks),
+            h1 ^ k_empty ^ k_white,
+            None,
+        ),
+    ];
+    for (what, key, value, cell) in side_steps {
+        out.push(LessonStep {
+            part: Part::SideKey,
+            step: Step {
+                what: what.into(),
+                key: key.map(hex32),
+                value: hex32(value),
+            },
+            key: cell,
+        });
+    }
     out
 }
 
@@ -88,8 +141,10 @@ pub struct LessonView {
     pub example: SeedExample,
     pub steps: Vec<LessonStep>,
     pub pos: usize,
-    /// First line shown (the screen scrolls when it does not fit).
+    /// First line shown when the person scrolled (the screen scrolls when it does not fit).
     pub scroll: u16,
+    /// Follow the current step (each step keeps it in view) instead of `scroll`.
+    pub follow: bool,
 }
 
 impl Default for LessonView {
@@ -100,6 +155,7 @@ impl Default for LessonView {
             example,
             pos: 0,
             scroll: 0,
+            follow: true,
         }
     }
 }
@@ -112,10 +168,34 @@ impl LessonView {
 
     pub fn next(&mut self) {
         self.pos = (self.pos + 1).min(self.last());
+        self.follow = true;
     }
 
     pub fn prev(&mut self) {
         self.pos = self.pos.saturating_sub(1);
+        self.follow = true;
+    }
+
+    /// Scroll by `by` lines from `from` (the offset last drawn), leaving the step-following.
+    pub fn scroll_by(&mut self, from: u16, by: i32, max: u16) {
+        self.follow = false;
+        self.scroll = (from as i32 + by).clamp(0, max as i32) as u16;
+    }
+
+    /// The offset to draw with: the current step in view (the end on the last step) while
+    /// following, else where the person scrolled.
+    fn offset(&self, lines: &[Line], height: u16) -> u16 {
+        let max = (lines.len() as u16).saturating_sub(height);
+        if !self.follow {
+            return self.scroll.min(max);
+        }
+        if self.pos == self.last() {
+            return max;
+        }
+        let current = lines
+            .iter()
+            .position(|l| l.spans.first().is_some_and(|s| s.content == "▶ "));
+        current.map_or(0, |i| (i as u16 + 3).saturating_sub(height).min(max))
     }
 
     /// The step shown (none on the introduction).
@@ -137,10 +217,11 @@ fn glyph(state: usize) -> &'static str {
     }
 }
 
-/// Draw the lesson over `area` (it clears what is beneath); returns the largest scroll offset.
-pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) -> u16 {
+/// Draw the lesson over `area` (it clears what is beneath); returns the largest scroll offset
+/// and the offset drawn.
+pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) -> (u16, u16) {
     if area.width < 20 || area.height < 6 {
-        return 0;
+        return (0, 0);
     }
     let inner = theme.overlay(
         area,
@@ -263,11 +344,17 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
             },
         ]));
         right.push(Line::from(Span::styled(
-            "Two XORs instead of four: the engine's 64-bit keys work the same way, with the empty",
+            "Two XORs instead of four, and the side key XORed in twice is out again: after an \
+             even number of plies the same stones give the same hash.",
             theme.dim,
         )));
         right.push(Line::from(Span::styled(
-            "key folded into the others (x ^ 0 = x), so a placement costs one XOR per changed cell.",
+            "The game's 64-bit keys differ from this lesson's in two ways. It keys no empty \
+             cells: an empty cell's key would be XORed out at every placement and is part of \
+             every position alike, so taking it as 0 (x ^ 0 = x) changes no comparison and \
+             saves one XOR per placed stone. And it keys the side to move, as in step 4, so \
+             the same stones with the other side to move are a different position (a pass \
+             toggles only that key).",
             theme.dim,
         )));
     }
@@ -278,11 +365,12 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
         ..inner
     };
     let left_w = 46;
-    let max = if body.width >= left_w + 2 + 50 {
+    let (max, used) = if body.width >= left_w + 2 + 50 {
         // Two columns: the board and keys beside the computations.
         let l = scroll::wrap(left, left_w);
         let rw = body.width - left_w - 2;
         let r = scroll::wrap(right, rw);
+        let at = view.offset(&r, body.height);
         let a = scroll::render(
             &l,
             Rect {
@@ -290,7 +378,7 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
                 ..body
             },
             buf,
-            view.scroll,
+            at,
             theme,
         );
         let b = scroll::render(
@@ -301,22 +389,18 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
                 ..body
             },
             buf,
-            view.scroll,
+            at,
             theme,
         );
-        a.max(b)
+        (a.max(b), at)
     } else {
-        // One column: the computations first (they change with each step), then the keys.
-        let mut all = right;
+        // One column: the board and keys, then the computations (the view follows the step).
+        let mut all = left;
         all.push(Line::default());
-        all.extend(left);
-        scroll::render(
-            &scroll::wrap(all, body.width),
-            body,
-            buf,
-            view.scroll,
-            theme,
-        )
+        all.extend(right);
+        let all = scroll::wrap(all, body.width);
+        let at = view.offset(&all, body.height);
+        (scroll::render(&all, body, buf, at, theme), at)
     };
     if inner.height > 0 {
         buf.set_stringn(
@@ -327,5 +411,5 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
             theme.keys,
         );
     }
-    max
+    (max, used)
 }

@@ -120,10 +120,7 @@ pub fn outcome_text(game: &AnyGame) -> Option<String> {
             if empties == 0 {
                 score
             } else {
-                format!(
-                    "{score} ({mine}–{theirs} on the board; {} to the winner)",
-                    super::format::plural(empties as u64, "empty square", "empty squares")
-                )
+                format!("{score} ({mine}–{theirs} + {empties} empty to the winner)")
             }
         }
         (GameKind::Othello, Outcome::Draw) => {

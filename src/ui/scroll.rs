@@ -18,14 +18,7 @@ use super::theme::Theme;
 pub fn wrap(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
     wrap_keeping(lines, width)
         .into_iter()
-        .map(|mut l| {
-            for span in &mut l.spans {
-                if span.content.contains('\u{a0}') {
-                    span.content = span.content.replace('\u{a0}', " ").into();
-                }
-            }
-            l
-        })
+        .map(plain_spaces)
         .collect()
 }
 
@@ -124,6 +117,20 @@ pub fn elide(text: &str, width: usize) -> String {
 /// A line cut to `width` columns at a word boundary, ending in `…` (see [`elide`]), its spans'
 /// styles kept: for the panels' fixed-format lines, which must not wrap.
 pub fn clip(line: Line<'static>, width: u16) -> Line<'static> {
+    plain_spaces(clip_keeping(line, width))
+}
+
+/// No-break spaces drawn as plain ones.
+fn plain_spaces(mut l: Line<'static>) -> Line<'static> {
+    for span in &mut l.spans {
+        if span.content.contains('\u{a0}') {
+            span.content = span.content.replace('\u{a0}', " ").into();
+        }
+    }
+    l
+}
+
+fn clip_keeping(line: Line<'static>, width: u16) -> Line<'static> {
     let width = width as usize;
     if line.width() <= width {
         return line;
@@ -156,8 +163,8 @@ pub fn clip_all(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
 }
 
 /// Draw `lines` (already wrapped to `area`'s width) scrolled by `scroll` lines, clamped; marks
-/// `↑ more` / `↓ more` at the right edge when lines are hidden. Returns the largest useful
-/// scroll offset.
+/// `↑ more` / `↓ more` at the right, on the rows just above and below, when lines are hidden.
+/// Returns the largest useful scroll offset.
 pub fn render(
     lines: &[Line<'static>],
     area: Rect,
@@ -183,11 +190,24 @@ pub fn render(
             buf.set_string(area.right() - w, y, text, theme.keys);
         }
     };
+    // The marks sit on the rows around the text (an overlay's frame, or its keys line), so
+    // they never hide a word; without such rows, on the text's own first and last rows.
+    let bounds = *buf.area();
+    let up = if area.y > bounds.y {
+        area.y - 1
+    } else {
+        area.y
+    };
+    let down = if area.bottom() < bounds.bottom() {
+        area.bottom()
+    } else {
+        area.bottom() - 1
+    };
     if top > 0 {
-        mark(buf, area.y, " ↑ more ");
+        mark(buf, up, " ↑ more ");
     }
     if top < max {
-        mark(buf, area.bottom() - 1, " ↓ more ");
+        mark(buf, down, " ↓ more ");
     }
     max
 }

@@ -39,7 +39,32 @@ pub struct Iteration {
     pub score: String,
     pub nodes: u64,
     pub elapsed_ms: u64,
-    pub pv: String,
+    /// The principal variation's moves, named.
+    pub pv: Vec<String>,
+    /// Nodes this depth cost on its own (its total minus the previous depth's).
+    pub cost: u64,
+}
+
+impl Iteration {
+    /// The depth was answered from the table: it cost only a few nodes, fewer than a search of
+    /// this depth needs without stored bounds (a previous search or a hint stored them).
+    pub fn from_tt(&self) -> bool {
+        self.depth >= 3 && self.cost < 8 * self.depth as u64
+    }
+
+    /// The PV is longer than the depth: its tail was read from moves stored in the table.
+    pub fn pv_from_table(&self) -> bool {
+        self.pv.len() > self.depth as usize
+    }
+}
+
+/// A PV as text, with `┊` where the searched depth ends and stored moves continue it.
+pub fn pv_text(pv: &[String], depth: u32) -> String {
+    let d = depth as usize;
+    if pv.len() <= d || d == 0 {
+        return pv.join(" ");
+    }
+    format!("{} ┊ {}", pv[..d].join(" "), pv[d..].join(" "))
 }
 
 /// A move the engine took from the opening book instead of searching.
@@ -99,7 +124,9 @@ impl SearchView {
     /// Take in a progress snapshot or the final result; `name` names the moves.
     pub fn absorb(&mut self, s: &SearchStats, kind: GameKind, name: impl Fn(Move) -> String) {
         self.depth = s.depth;
-        self.seldepth = s.seldepth;
+        // The deepest ply reached is at least the depth searched (a depth answered from the
+        // table reaches no further than its root's entry).
+        self.seldepth = s.seldepth.max(s.depth);
         self.nodes = s.nodes;
         self.nps = s.nps;
         self.elapsed_ms = s.elapsed_ms;
@@ -108,12 +135,19 @@ impl SearchView {
         self.pv = s.pv.iter().map(|&m| name(m)).collect();
         self.exact = s.exact;
         self.reports += 1;
+        let before = self
+            .iterations
+            .iter()
+            .rev()
+            .find(|i| i.depth < s.depth)
+            .map_or(0, |i| i.nodes);
         let line = Iteration {
             depth: s.depth,
             score: self.score.clone(),
             nodes: s.nodes,
             elapsed_ms: s.elapsed_ms,
-            pv: self.pv.join(" "),
+            pv: self.pv.clone(),
+            cost: s.nodes.saturating_sub(before),
         };
         match self.iterations.last_mut() {
             Some(last) if last.depth == s.depth => *last = line,
@@ -192,14 +226,14 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         )));
     } else {
         lines.push(Line::from(vec![
-            l("depth "),
+            l("depth\u{a0}"),
             v(format!("{}/{}", view.depth, view.seldepth)),
-            l("  nodes "),
+            l("  nodes\u{a0}"),
             v(format::count(view.nodes)),
             l("  "),
-            v(format!("{} n/s", format::count(view.nps))),
-            l("  time "),
-            v(format::millis(view.elapsed_ms)),
+            v(format!("{}\u{a0}n/s", format::count(view.nps))),
+            l("  time\u{a0}"),
+            v(format::millis(view.elapsed_ms).replace(' ', "\u{a0}")),
         ]));
         let mut second = vec![
             l("score "),
@@ -211,14 +245,23 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             second.push(Span::styled("  exact", theme.good));
         }
         lines.push(Line::from(second));
-        let room = (inner.width as usize).saturating_sub(3);
-        lines.push(Line::from(vec![
-            l("pv "),
-            v(format::fit(&view.pv.join(" "), room)),
-        ]));
+        let mut pv = vec![l("pv "), v(pv_text(&view.pv, view.depth))];
+        if view.pv.len() > view.depth as usize && view.depth > 0 {
+            pv.push(Span::styled(
+                " (after ┊ the PV continues from stored moves)",
+                theme.dim,
+            ));
+        }
+        lines.push(Line::from(pv));
     }
+    // The PV wraps on wide panels and is clipped (at a move) on narrow ones.
+    let lines = if inner.height as usize > lines.len() + 6 {
+        super::scroll::wrap(lines, inner.width)
+    } else {
+        super::scroll::clip_all(lines, inner.width)
+    };
     let top = lines.len() as u16 + 1;
-    Paragraph::new(super::scroll::clip_all(lines, inner.width)).render(inner, buf);
+    Paragraph::new(lines).render(inner, buf);
     if view.iterations.is_empty() || inner.height <= top + 1 {
         return;
     }
@@ -231,14 +274,34 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         "depth   score     nodes     time  pv",
         theme.label,
     ))];
+    let mut marked = false;
     for it in view.iterations.iter().rev() {
+        let tag = if it.from_tt() {
+            marked = true;
+            Span::styled("  from TT", theme.good)
+        } else {
+            Span::raw("")
+        };
+        marked |= it.pv_from_table();
         rows.push(Line::from(vec![
             Span::styled(format!("{:>5}", it.depth), theme.value),
             Span::styled(format!("  {:>6}", it.score), theme.info),
             Span::styled(format!("  {:>8}", format::count(it.nodes)), theme.info),
             Span::styled(format!("  {:>7}", format::millis(it.elapsed_ms)), theme.dim),
-            Span::styled(format!("  {}", it.pv), theme.info),
+            tag,
+            Span::styled(format!("  {}", pv_text(&it.pv, it.depth)), theme.info),
         ]));
+    }
+    let legend = Line::from(Span::styled(
+        "from TT: the depth cost a few nodes, its answer was stored · ┊: the PV continues from \
+         stored moves",
+        theme.dim,
+    ));
+    let room = table_area.height as usize;
+    if marked && room > 3 {
+        rows.truncate(room - 1);
+        let legend = super::scroll::clip(legend, table_area.width);
+        rows.push(legend);
     }
     Paragraph::new(super::scroll::clip_all(rows, table_area.width)).render(table_area, buf);
 }

@@ -87,15 +87,25 @@ pub fn render(
         return;
     }
     let top = match mode {
-        Mode::Command(text) => Some(Line::from(vec![
-            Span::styled(":", theme.prompt),
-            Span::styled(text.clone(), theme.info),
-            Span::styled("█", theme.prompt),
-            Span::styled("   ⏎ run · Esc cancel", theme.keys),
-        ])),
+        Mode::Command(line) => {
+            let before: String = line.text.chars().take(line.cursor).collect();
+            let mut rest = line.text.chars().skip(line.cursor);
+            let at = rest.next();
+            let after: String = rest.collect();
+            Some(Line::from(vec![
+                Span::styled(":", theme.prompt),
+                Span::styled(before, theme.info),
+                match at {
+                    Some(c) => Span::styled(c.to_string(), theme.cursor),
+                    None => Span::styled("█", theme.prompt),
+                },
+                Span::styled(after, theme.info),
+                Span::styled("   ⏎ run · Esc cancel · ↑↓ history", theme.keys),
+            ]))
+        }
         _ => message.map(|m| {
             Line::from(Span::styled(
-                m.text.clone(),
+                elide(&m.text, area.width as usize),
                 if m.error { theme.error } else { theme.info },
             ))
         }),
@@ -103,8 +113,8 @@ pub fn render(
     let width = area.width as usize;
     let keys = Line::from(Span::styled(
         match mode {
-            Mode::Lesson => elide(LESSON_KEYS, width),
-            Mode::Step => elide(STEP_KEYS, width),
+            Mode::Lesson(_) => elide(LESSON_KEYS, width),
+            Mode::Step(_) => elide(STEP_KEYS, width),
             Mode::Compare(_) => elide(COMPARE_KEYS, width),
             _ => main_keys(width, tabs),
         },

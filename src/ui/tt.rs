@@ -381,10 +381,13 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
                 " between searches"
             }),
         ]));
-        lines.push(Line::from(Span::styled(
-            format!("  {}: {}", sw.to.name(), sw.to.describe()),
-            theme.dim,
-        )));
+        lines.extend(super::scroll::wrap(
+            vec![Line::from(Span::styled(
+                format!("  {}: {}", sw.to.name(), sw.to.describe()),
+                theme.dim,
+            ))],
+            inner.width,
+        ));
     }
     if !s.events.is_empty() {
         let wide = inner.width >= 72;

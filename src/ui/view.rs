@@ -152,10 +152,8 @@ pub fn areas(game: &AnyGame, area: Rect) -> Areas {
         search_below.then(|| Rect::new(area.x, area.y + board_h, left_w, main_h - board_h));
     let rx = area.x + left_w;
     let rw = area.width - left_w;
-    let list: Vec<Tab> = Tab::ALL
-        .into_iter()
-        .filter(|&t| t != Tab::Search || !search_below)
-        .collect();
+    // Search is a tab too: under the board it is narrow, in the pane it has room for the PV.
+    let list: Vec<Tab> = Tab::ALL.to_vec();
     Areas {
         board,
         search,
@@ -201,7 +199,7 @@ fn render_tab_bar(tabs: &Tabs, shown: Tab, buf: &mut Buffer, theme: &Theme) -> V
 
 /// The Zobrist panel's model, from the game.
 pub fn hash_view(app: &App) -> HashView {
-    if let (Mode::Step, Some(st)) = (&app.mode, &app.step) {
+    if let Mode::Step(st) = &app.mode {
         return HashView {
             hash: st.hash(),
             recomputed: app.game.recompute_hash(),
@@ -231,10 +229,7 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         return Drawn::default();
     }
     let a = areas(&app.game, area);
-    let step = match (&app.mode, &app.step) {
-        (Mode::Step, Some(st)) => Some(st),
-        _ => None,
-    };
+    let step = app.step();
     let cells = board::render(
         &BoardView {
             game: &app.game,
@@ -297,22 +292,23 @@ pub fn draw_into(app: &App, area: Rect, buf: &mut Buffer, theme: &Theme) -> Draw
         height: a.status.y - area.y,
         ..area
     };
-    let overlay_max_scroll = match &app.mode {
-        Mode::Lesson => lesson::render(&app.lesson, above_status, buf, theme),
-        Mode::Compare(c) => compare::render(c, above_status, buf, theme),
-        Mode::Help(scroll) => help::render(area, buf, theme, *scroll),
+    let (overlay_max_scroll, overlay_scroll) = match &app.mode {
+        Mode::Lesson(l) => lesson::render(l, above_status, buf, theme),
+        Mode::Compare(c) => (compare::render(c, above_status, buf, theme), c.scroll),
+        Mode::Help(scroll) => (help::render(area, buf, theme, *scroll), *scroll),
         _ => {
             return Drawn {
                 cells,
                 tabs: tab_hits,
                 tab_list,
-                overlay_max_scroll: 0,
+                ..Drawn::default()
             };
         }
     };
     // Clicks go to no board beneath an overlay.
     Drawn {
         overlay_max_scroll,
+        overlay_scroll,
         ..Drawn::default()
     }
 }
