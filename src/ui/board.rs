@@ -69,6 +69,9 @@ fn title(view: &BoardView, width: u16) -> String {
     }
     candidates.push(format!(" {label} · {players} · {moves} "));
     candidates.push(format!(" {label} · {players} "));
+    // `Gomoku 15×15 freestyle` → `Gomoku 15×15`: the rule is in the help and the record.
+    let short: Vec<&str> = label.split(' ').take(2).collect();
+    candidates.push(format!(" {} · {players} ", short.join(" ")));
     let room = width.saturating_sub(2) as usize;
     candidates
         .iter()

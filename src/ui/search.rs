@@ -270,8 +270,13 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         height: inner.height - top,
         ..inner
     };
+    let compact = table_area.width < 44;
     let mut rows = vec![Line::from(Span::styled(
-        "depth   score     nodes     time  pv",
+        if compact {
+            "depth score   nodes  pv"
+        } else {
+            "depth   score     nodes     time  pv"
+        },
         theme.label,
     ))];
     let mut marked = false;
@@ -283,18 +288,38 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             Span::raw("")
         };
         marked |= it.pv_from_table();
-        rows.push(Line::from(vec![
-            Span::styled(format!("{:>5}", it.depth), theme.value),
-            Span::styled(format!("  {:>6}", it.score), theme.info),
-            Span::styled(format!("  {:>8}", format::count(it.nodes)), theme.info),
-            Span::styled(format!("  {:>7}", format::millis(it.elapsed_ms)), theme.dim),
-            tag,
-            Span::styled(format!("  {}", pv_text(&it.pv, it.depth)), theme.info),
-        ]));
+        rows.push(Line::from(if compact {
+            // Narrow panels (the column under the board at 80×24): no time, tighter columns.
+            let tag = if it.from_tt() {
+                Span::styled("  TT", theme.good)
+            } else {
+                Span::raw("")
+            };
+            vec![
+                Span::styled(format!("{:>5}", it.depth), theme.value),
+                Span::styled(format!(" {:>5}", it.score), theme.info),
+                Span::styled(format!(" {:>7}", format::count(it.nodes)), theme.info),
+                tag,
+                Span::styled(format!("  {}", pv_text(&it.pv, it.depth)), theme.info),
+            ]
+        } else {
+            vec![
+                Span::styled(format!("{:>5}", it.depth), theme.value),
+                Span::styled(format!("  {:>6}", it.score), theme.info),
+                Span::styled(format!("  {:>8}", format::count(it.nodes)), theme.info),
+                Span::styled(format!("  {:>7}", format::millis(it.elapsed_ms)), theme.dim),
+                tag,
+                Span::styled(format!("  {}", pv_text(&it.pv, it.depth)), theme.info),
+            ]
+        }));
     }
     let legend = Line::from(Span::styled(
-        "from TT: the depth cost a few nodes, its answer was stored · ┊: the PV continues from \
-         stored moves",
+        if compact {
+            "TT: answered from the table · ┊: PV from stored moves"
+        } else {
+            "from TT: the depth cost a few nodes, its answer was stored · ┊: the PV continues \
+             from stored moves"
+        },
         theme.dim,
     ));
     let room = table_area.height as usize;
