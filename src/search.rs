@@ -48,8 +48,15 @@ pub const WIN: i32 = 30_000;
 pub const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
 /// Most threads a search may use.
 pub const MAX_THREADS: usize = 64;
-/// Depth stored with results that are exact to the end of the game.
-pub const DEPTH_EXACT: u8 = 250;
+/// Depths from here up mark results that are exact to the end of the game: such an entry stores
+/// `DEPTH_EXACT + empties` (see [`exact_entry_depth`]), above every searched depth, and deeper
+/// for a bigger endgame, so the table's strategies keep the costlier solve.
+pub const DEPTH_EXACT: u8 = 190;
+
+/// The depth an exact result with `empties` empty squares left is stored with.
+pub fn exact_entry_depth(empties: u32) -> u8 {
+    DEPTH_EXACT + empties.min(60) as u8
+}
 
 /// When to stop. `None` everywhere means "until stopped".
 #[derive(Clone, Debug, Default)]
@@ -1079,7 +1086,7 @@ impl<G: Searchable> Searcher<G> {
                 key,
                 score: to_tt(s, ply),
                 mv: Move::NONE,
-                depth: DEPTH_EXACT,
+                depth: exact_entry_depth(g.exact_depth().unwrap_or(0)),
                 bound,
                 age: 0,
                 size: 0,

@@ -47,7 +47,7 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
             "position evicted) or kept old (the strategy refused the newcomer). hashfull = the",
             "occupied share: slots holding an entry ÷ all slots. The replacement log shows the",
             "bucket, the entry that left and the one that came, with what the strategy compared",
-            "(depth d, subtree size s, age a); an endgame result is 'exact' (searched to the end).",
+            "(depth d, subtree size s, age a); an endgame result reads 'exact, N empties' (solved to the end from N empty squares).",
             "The bucket number (#4EFB6) is the key's low 32 bits scaled to the number of buckets:",
             "with 2^20 buckets, bits 31 to 12 of the key. hit rate over time; ┃ marks a switch.",
         ],

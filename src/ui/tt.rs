@@ -50,10 +50,14 @@ pub fn expected_text(e: f64) -> String {
     }
 }
 
-/// An entry's depth as text: `d7`, or `exact` for an endgame result searched to the end.
+/// An entry's depth as text: `d7`, or `exact, 18 empties` for an endgame result searched to the
+/// end.
 pub fn depth_text(depth: u8) -> String {
     if depth >= DEPTH_EXACT {
-        "exact".to_string()
+        match depth - DEPTH_EXACT {
+            1 => "exact, 1 empty".to_string(),
+            n => format!("exact, {n} empties"),
+        }
     } else {
         format!("d{depth}")
     }
@@ -420,4 +424,20 @@ pub fn render(view: &TtView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         lines.extend(super::scroll::wrap(log, inner.width));
     }
     Paragraph::new(super::scroll::clip_all(lines, inner.width)).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::exact_entry_depth;
+
+    #[test]
+    fn depths_read_as_plies_or_as_an_exact_endgame() {
+        assert_eq!(depth_text(7), "d7");
+        assert_eq!(depth_text(exact_entry_depth(18)), "exact, 18 empties");
+        assert_eq!(depth_text(exact_entry_depth(1)), "exact, 1 empty");
+        // an exact result outranks every searched depth, and a bigger endgame outranks a smaller
+        assert!(exact_entry_depth(0) > crate::search::MAX_PLY as u8);
+        assert!(exact_entry_depth(20) > exact_entry_depth(12));
+    }
 }
