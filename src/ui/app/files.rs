@@ -49,12 +49,8 @@ impl App {
         }
         self.game = game;
         self.redo.clear();
-        self.notice = None;
-        self.cursor = start_cursor(&self.game);
+        self.fresh_views();
         self.cursor_to_last();
-        self.engine.clear();
-        self.tt.reset();
-        self.search = SearchView::default();
         self.after_position_change();
     }
 

@@ -135,12 +135,8 @@ impl App {
         self.settings.spec = d.spec;
         self.game = d.game;
         self.redo = d.redo;
-        self.notice = None;
-        self.cursor = start_cursor(&self.game);
+        self.fresh_views();
         self.cursor_to_last();
-        self.engine.clear();
-        self.tt.reset();
-        self.search = SearchView::default();
         self.info(format!(
             "the previous game is back: {} · {}",
             self.game.label(),
@@ -152,6 +148,16 @@ impl App {
     /// Start a new game; the one replaced stays undoable (`u`) until the person moves.
     pub(super) fn new_game(&mut self) {
         self.new_game_keeping(self.settings.spec.clone());
+    }
+
+    /// After the game itself was replaced: no notice, the cursor at the start, and the engine's
+    /// table and the panels that describe it empty.
+    pub(super) fn fresh_views(&mut self) {
+        self.notice = None;
+        self.cursor = start_cursor(&self.game);
+        self.engine.clear();
+        self.tt.reset();
+        self.search = SearchView::default();
     }
 
     pub(super) fn new_game_keeping(&mut self, previous: GameSpec) {
@@ -169,11 +175,7 @@ impl App {
             });
         }
         self.redo.clear();
-        self.notice = None;
-        self.cursor = start_cursor(&self.game);
-        self.engine.clear();
-        self.tt.reset();
-        self.search = SearchView::default();
+        self.fresh_views();
         let back = if self.discarded.is_some() {
             " (u brings the previous game back)"
         } else {
