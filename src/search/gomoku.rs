@@ -34,12 +34,13 @@ use std::time::Duration;
 
 use super::threats::board::Board as ThreatBoard;
 use super::threats::hooks::{LeafCounts, ThreatScratch};
+use super::threats::pattern;
 use super::threats::{Status, ThreatLimits, ThreatSearcher};
 use super::{Board, Forced, Gen, Limits, RootHint, Scored, SearchOptions, ThreatParts, WIN};
 use crate::game::Cell;
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, MAX_SIZE, Rule};
 use crate::game::symmetry::SymmetryTracker;
-use crate::game::{Game, Move, Outcome};
+use crate::game::{Game, Move, Outcome, Side};
 use crate::zobrist::Keys;
 
 /// Window values by stone count (0..=5 stones of one colour, none of the other).
@@ -536,6 +537,37 @@ impl GomokuBoard {
     }
 }
 
+/// Ordering value of what a stone makes along one line, by [`pattern::level`].
+const LINE_ORDER: [i32; 8] = [0, 4, 12, 16, 80, 90, 1_000, 20_000];
+/// Ordering value of a cell's combination, by [`pattern::cell_class`]: the double four and the
+/// four-three win, the three-three nearly.
+const CLASS_ORDER: [i32; 13] = [0, 0, 0, 0, 10, 0, 30, 400, 0, 30, 800, 1_000, 0];
+
+/// The ordering value of a stone of one colour on a cell: each line's value plus its
+/// combination's.
+static SIDE_ORDER: [i32; 4096] = {
+    let mut t = [0i32; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        let mut v = CLASS_ORDER[pattern::cell_class(i as u16) as usize];
+        let mut d = 0;
+        while d < 4 {
+            v += LINE_ORDER[(i >> (3 * d)) & 7];
+            d += 1;
+        }
+        t[i] = v;
+        i += 1;
+    }
+    t
+};
+
+/// The ordering value of an empty cell from its packed line levels for the side to move
+/// (`mine`) and for the opponent (`theirs`: the value of taking the cell away).
+#[inline]
+fn pattern_order(mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
+    SIDE_ORDER[mine as usize] + SIDE_ORDER[theirs as usize] * 4 / 5
+}
+
 /// Leaf value of a four-three for the side to move when the opponent has no four (half that
 /// for a three-three; an eighth and a sixteenth when the opponent has fours to gain time).
 const COMBO_WIN: i32 = 8_000;
@@ -714,12 +746,32 @@ impl Board for GomokuBoard {
             }));
             return Gen::Moves;
         }
-        for c in 0..self.cells.len() {
-            if self.near[c] != 0 && self.cells[c] == 0 {
-                out.push(Scored {
-                    mv: Move::at(c),
-                    score: attack[c] + defend[c] * 7 / 10,
-                });
+        if self.threats.is_some() {
+            // The line patterns of the threat board order the moves (see [`pattern_order`]).
+            self.threat_board();
+            let t = self.threats.as_deref().expect("threat board");
+            let (sm, st) = if me == 0 {
+                (Side::Black, Side::White)
+            } else {
+                (Side::White, Side::Black)
+            };
+            for c in 0..self.cells.len() {
+                if self.near[c] != 0 && self.cells[c] == 0 {
+                    let sq = t.sq_of(c);
+                    out.push(Scored {
+                        mv: Move::at(c),
+                        score: pattern_order(t.packed(sq, sm), t.packed(sq, st)),
+                    });
+                }
+            }
+        } else {
+            for c in 0..self.cells.len() {
+                if self.near[c] != 0 && self.cells[c] == 0 {
+                    out.push(Scored {
+                        mv: Move::at(c),
+                        score: attack[c] + defend[c] * 7 / 10,
+                    });
+                }
             }
         }
         let width = WIDTH;
@@ -877,7 +929,11 @@ mod tests {
             for c in 0..g.size() * g.size() {
                 for side in [crate::game::Side::Black, crate::game::Side::White] {
                     assert_eq!(t.probe(t.sq_of(c), side), ft.probe(ft.sq_of(c), side));
+                    assert_eq!(t.packed(t.sq_of(c), side), ft.packed(ft.sq_of(c), side));
                 }
+            }
+            for side in [crate::game::Side::Black, crate::game::Side::White] {
+                assert_eq!(t.pattern_eval(side), ft.pattern_eval(side));
             }
             if !over
                 && t.probe_five(t.side()).is_none()
