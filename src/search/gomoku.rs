@@ -502,6 +502,16 @@ impl GomokuBoard {
         (false, false)
     }
 
+    /// The cells' pattern values for the side to move (see [`pattern::CELL_EVAL`]), kept by the
+    /// threat board; 0 without it (the baseline).
+    fn pattern_term(&mut self) -> i32 {
+        let (sm, st) = sides(self.side);
+        match self.threat_board() {
+            Some(t) => (t.pattern_eval(sm) * 5 / 4 - t.pattern_eval(st)) * PATTERN_WEIGHT / 16,
+            None => 0,
+        }
+    }
+
     /// Whether side `s` has any window one stone short of a four (a move that makes a four).
     fn can_four(&self, s: usize) -> bool {
         self.threes[s].iter().any(|&w| w != 0)
@@ -566,6 +576,19 @@ static SIDE_ORDER: [i32; 4096] = {
 #[inline]
 fn pattern_order(mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
     SIDE_ORDER[mine as usize] + SIDE_ORDER[theirs as usize] * 4 / 5
+}
+
+/// The weight (in sixteenths) of the cells' pattern values beside the window points.
+const PATTERN_WEIGHT: i32 = 16;
+
+/// (side to move, opponent) of a side index.
+#[inline]
+fn sides(me: usize) -> (Side, Side) {
+    if me == 0 {
+        (Side::Black, Side::White)
+    } else {
+        (Side::White, Side::Black)
+    }
 }
 
 /// Leaf value of a four-three for the side to move when the opponent has no four (half that
@@ -750,11 +773,7 @@ impl Board for GomokuBoard {
             // The line patterns of the threat board order the moves (see [`pattern_order`]).
             self.threat_board();
             let t = self.threats.as_deref().expect("threat board");
-            let (sm, st) = if me == 0 {
-                (Side::Black, Side::White)
-            } else {
-                (Side::White, Side::Black)
-            };
+            let (sm, st) = sides(me);
             for c in 0..self.cells.len() {
                 if self.near[c] != 0 && self.cells[c] == 0 {
                     let sq = t.sq_of(c);
@@ -820,7 +839,9 @@ impl Board for GomokuBoard {
                 _ => 0,
             };
         }
-        (self.points[me] * 5 / 4 - self.points[them] + combo).clamp(-CAP, CAP)
+        let mut v = self.points[me] * 5 / 4 - self.points[them] + combo;
+        v += self.pattern_term();
+        v.clamp(-CAP, CAP)
     }
 
     /// A four of the opponent (one five point, none of ours) must be blocked at once: the
@@ -1020,7 +1041,12 @@ mod tests {
             p.evaluate(2)
         };
         let v = b.evaluate(2);
-        assert_eq!(v, (plain + COMBO_WIN / 2).clamp(-CAP, CAP), "{v} {plain}");
+        let patterns = b.pattern_term();
+        assert_eq!(
+            v,
+            (plain + patterns + COMBO_WIN / 2).clamp(-CAP, CAP),
+            "{v} {plain}"
+        );
     }
 
     #[test]
