@@ -16,6 +16,12 @@
 //!
 //! With the game's exact answers on (the normal engine; `selfplay --b-baseline` turns them off
 //! and plays the plain window engine above), the search also gets:
+//! - **per-cell pattern codes**: the threat board (kept in step with this board) holds, for every
+//!   empty cell and colour, the four line levels a stone there makes (closed two … five, one
+//!   table lookup per touched line; see [`pattern`]). Moves are ordered by a table over both
+//!   colours' packed levels (double fours, four-threes and three-threes first), and the cells'
+//!   pattern values ([`pattern::CELL_EVAL`], summed incrementally) join the window points in the
+//!   evaluation;
 //! - **a four at the horizon is searched**, not scored ([`Board::extend_leaf`]): a leaf where the
 //!   opponent has a five point goes one more ply (the block), so a last-ply four no longer counts
 //!   as if it stood;

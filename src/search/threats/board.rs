@@ -6,6 +6,9 @@
 //! lines a move touches: one lookup per colour per touched cell) and a one-word summary, and each
 //! colour has a bit set of the empty cells where its stone would make a five, a four or a three —
 //! so finding every threat on the board walks those few cells instead of the whole board.
+//! The same refresh keeps each empty cell's four line [levels](super::pattern::level) per colour,
+//! packed, and per colour the sum of the cells' [pattern values](super::pattern::CELL_EVAL): the
+//! engine's move ordering and evaluation read them (see [`GomokuBoard`](crate::search::gomoku::GomokuBoard)).
 //!
 //! The Zobrist hash is kept with the game's own keys and the same update rule as
 //! [`Gomoku`] (stone key XOR side key per move), so a position reached

@@ -1,4 +1,4 @@
-//! Line patterns for the threat search: one table lookup tells what a stone on a cell does along
+//! Line patterns for the threat search and the engine's ordering: one table lookup tells what a stone on a cell does along
 //! one line direction.
 //!
 //! A *line key* describes the ten cells around a centre cell along one direction, offsets −5…−1 and
@@ -11,7 +11,11 @@
 //!   own stone makes a winning row that contains the centre (one bit: a four; two or more: an open
 //!   four, or two fours on one line);
 //! - [`THREE`]: some empty cell within four makes, with the centre, a line with two or more five
-//!   points (a three, straight or broken, that becomes an open four).
+//!   points (a three, straight or broken, that becomes an open four);
+//! - bits 10–11, only below a three: the lesser grade ([`BLOCK3`], [`FLEX2`], [`BLOCK2`]) read from
+//!   the cells within four, for the engine's ordering and evaluation (the threat search ignores
+//!   them). [`level`] turns an entry into one number, 0 (nothing) to 7 (five), and
+//!   [`cell_class`] four of them (one cell, four lines) into a combination class.
 //!
 //! Freestyle never needs the cells at ±5 (an overline wins anyway), so its table has 2¹⁶ entries;
 //! `exact5` must see them to refuse overlines, so its table has 2²⁰. Both are built once, on first
@@ -445,6 +449,19 @@ mod tests {
             Table::get(Rule::Exact5).lookup(key("....o*x....")) >> LESSER_SHIFT & 3,
             1
         );
+    }
+
+    #[test]
+    fn cell_classes_combine_the_lines() {
+        let pack = |l: [u16; 4]| l[0] | l[1] << 3 | l[2] << 6 | l[3] << 9;
+        assert_eq!(cell_class(pack([7, 0, 0, 0])), 12);
+        assert_eq!(cell_class(pack([5, 5, 0, 0])), 11, "double four");
+        assert_eq!(cell_class(pack([0, 6, 0, 0])), 11, "open four");
+        assert_eq!(cell_class(pack([5, 0, 4, 0])), 10, "four-three");
+        assert_eq!(cell_class(pack([4, 4, 1, 0])), 7, "three-three");
+        assert_eq!(cell_class(pack([0, 4, 0, 0])), 5);
+        assert_eq!(cell_class(pack([2, 2, 0, 0])), 3);
+        assert_eq!(cell_class(pack([1, 1, 1, 1])), 0);
     }
 
     #[test]
