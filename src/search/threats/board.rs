@@ -6,6 +6,9 @@
 //! lines a move touches: one lookup per colour per touched cell) and a one-word summary, and each
 //! colour has a bit set of the empty cells where its stone would make a five, a four or a three —
 //! so finding every threat on the board walks those few cells instead of the whole board.
+//! The same refresh keeps each empty cell's four line [levels](super::pattern::level) per colour,
+//! packed, and per colour the sum of the cells' [pattern values](super::pattern::CELL_EVAL): the
+//! engine's move ordering and evaluation read them (see [`GomokuBoard`](crate::search::gomoku::GomokuBoard)).
 //!
 //! The Zobrist hash is kept with the game's own keys and the same update rule as
 //! [`Gomoku`] (stone key XOR side key per move), so a position reached
@@ -45,6 +48,11 @@ pub struct ThreatBoard {
     summary: [Vec<u16>; 2],
     /// Per colour: bit `sq` set when its stone on the empty `sq` makes a five, four or three.
     threats: [Vec<u64>; 2],
+    /// Per colour and square: the four line [`pattern::level`]s of its stone there, packed
+    /// ([`pattern::Packed`]; 0 on stones and walls).
+    packed: [Vec<pattern::Packed>; 2],
+    /// Per colour: the sum of [`pattern::CELL_EVAL`] over the empty squares.
+    eval: [i32; 2],
 }
 
 impl ThreatBoard {
@@ -98,6 +106,8 @@ impl ThreatBoard {
             entries: std::array::from_fn(|_| std::array::from_fn(|_| vec![0; squares])),
             summary: std::array::from_fn(|_| vec![0; squares]),
             threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
+            packed: std::array::from_fn(|_| vec![0; squares]),
+            eval: [0; 2],
         };
         for y in 0..size {
             for x in 0..size {
@@ -123,6 +133,14 @@ impl ThreatBoard {
                 continue;
             }
             self.entries[c][d][p] = e;
+            let (lo, ln) = (pattern::level(old), pattern::level(e));
+            if lo != ln {
+                let was = self.packed[c][p];
+                let now = was & !(7 << (3 * d)) | (ln as u16) << (3 * d);
+                self.packed[c][p] = now;
+                self.eval[c] += i32::from(pattern::CELL_EVAL[now as usize])
+                    - i32::from(pattern::CELL_EVAL[was as usize]);
+            }
             let v = self.summary[c][p] - contribution(old) + contribution(e);
             self.summary[c][p] = v;
             let (w, b) = (p / 64, 1u64 << (p % 64));
@@ -141,6 +159,8 @@ impl ThreatBoard {
             for d in 0..4 {
                 self.entries[c][d][p] = 0;
             }
+            self.eval[c] -= i32::from(pattern::CELL_EVAL[self.packed[c][p] as usize]);
+            self.packed[c][p] = 0;
             self.summary[c][p] = 0;
             self.threats[c][p / 64] &= !(1u64 << (p % 64));
         }
@@ -334,6 +354,18 @@ impl ThreatBoard {
     #[inline]
     pub fn entry(&self, sq: Sq, side: Side, d: usize) -> u16 {
         self.entries[side.index()][d][sq as usize]
+    }
+
+    /// The four line levels of a stone of `side` on the empty `sq`, packed (0 on a stone).
+    #[inline]
+    pub fn packed(&self, sq: Sq, side: Side) -> pattern::Packed {
+        self.packed[side.index()][sq as usize]
+    }
+
+    /// The pattern evaluation of `side`: [`pattern::CELL_EVAL`] summed over the empty squares.
+    #[inline]
+    pub fn pattern_eval(&self, side: Side) -> i32 {
+        self.eval[side.index()]
     }
 
     /// What a stone of `side` on the empty `sq` makes: summed over the four directions.

@@ -1,4 +1,4 @@
-//! Line patterns for the threat search: one table lookup tells what a stone on a cell does along
+//! Line patterns for the threat search and the engine's ordering: one table lookup tells what a stone on a cell does along
 //! one line direction.
 //!
 //! A *line key* describes the ten cells around a centre cell along one direction, offsets −5…−1 and
@@ -11,7 +11,11 @@
 //!   own stone makes a winning row that contains the centre (one bit: a four; two or more: an open
 //!   four, or two fours on one line);
 //! - [`THREE`]: some empty cell within four makes, with the centre, a line with two or more five
-//!   points (a three, straight or broken, that becomes an open four).
+//!   points (a three, straight or broken, that becomes an open four);
+//! - bits 10–11, only below a three: the lesser grade ([`BLOCK3`], [`FLEX2`], [`BLOCK2`]) read from
+//!   the cells within four, for the engine's ordering and evaluation (the threat search ignores
+//!   them). [`level`] turns an entry into one number, 0 (nothing) to 7 (five), and
+//!   [`cell_class`] four of them (one cell, four lines) into a combination class.
 //!
 //! Freestyle never needs the cells at ±5 (an overline wins anyway), so its table has 2¹⁶ entries;
 //! `exact5` must see them to refuse overlines, so its table has 2²⁰. Both are built once, on first
@@ -33,6 +37,35 @@ pub const FIVE: u16 = 1 << 8;
 pub const THREE: u16 = 1 << 9;
 /// PatternTable bits: the five points, bit `j` for offset [`mask_offset`]`(j)`.
 pub const FIVE_POINTS: u16 = 0xFF;
+/// Table bits 10–11: what a stone on the centre makes below a three, for move ordering and
+/// evaluation only (the threat search never reads them): [`BLOCK3`], [`FLEX2`], [`BLOCK2`] or 0.
+pub const LESSER_SHIFT: u32 = 10;
+/// Lesser grade: one more stone makes a four (one five point) with the centre.
+pub const BLOCK3: u16 = 3;
+/// Lesser grade: one more stone makes a three with the centre.
+pub const FLEX2: u16 = 2;
+/// Lesser grade: one more stone makes a closed three with the centre.
+pub const BLOCK2: u16 = 1;
+
+/// What a stone makes along one line, from nothing (0) to a five (7): 1 closed two, 2 two,
+/// 3 closed three, 4 three (becomes an open four), 5 four (one five point), 6 open four (two or
+/// more five points on the line), 7 five.
+#[inline]
+pub fn level(entry: u16) -> u8 {
+    if entry & FIVE != 0 {
+        7
+    } else if entry & FIVE_POINTS != 0 {
+        if (entry & FIVE_POINTS).count_ones() >= 2 {
+            6
+        } else {
+            5
+        }
+    } else if entry & THREE != 0 {
+        4
+    } else {
+        ((entry >> LESSER_SHIFT) & 3) as u8
+    }
+}
 
 /// The 2-bit slot of a neighbour at `offset` (−5…−1, 1…5) inside a line key.
 #[inline]
@@ -102,7 +135,17 @@ impl PatternTable {
         let bits = if exact { 20 } else { 16 };
         // Freestyle keys skip the ±5 slots; treat those cells as empty (never consulted).
         let full = |k: u32| if exact { k } else { k << 2 };
-        let entries: Vec<u16> = (0..1u32 << bits).map(|k| analyse(full(k), exact)).collect();
+        let lesser = lesser_grades();
+        let entries: Vec<u16> = (0..1u32 << bits)
+            .map(|k| {
+                let e = analyse(full(k), exact);
+                if e & (FIVE | FIVE_POINTS | THREE) == 0 {
+                    e | (lesser[near_index(full(k))] as u16) << LESSER_SHIFT
+                } else {
+                    e
+                }
+            })
+            .collect();
         let both = (0..1u32 << bits)
             .map(|k| {
                 let white = swap_colours(full(k));
@@ -170,6 +213,142 @@ fn five_points(own: u32, empty: u32, must: u32, exact: bool) -> u32 {
         }
     }
     points
+}
+
+/// A cell's four line [`level`]s of one colour, packed three bits each (direction `d` at bits
+/// `3d`): the index of [`CELL`].
+pub type Packed = u16;
+
+/// What a stone on a cell makes over its four lines, combined: 12 five, 11 open four (or two
+/// fours), 10 four-three, 9 four with a two or closed three, 8 four, 7 three-three, 6 three with a
+/// two or closed three, 5 three, 4 closed three with a two or another closed three, 3 two twos,
+/// 2 closed three, 1 two, 0 less.
+pub const fn cell_class(packed: Packed) -> u8 {
+    let mut count = [0u8; 8];
+    let mut d = 0;
+    while d < 4 {
+        count[((packed >> (3 * d)) & 7) as usize] += 1;
+        d += 1;
+    }
+    let lesser = count[2] + count[3];
+    if count[7] > 0 {
+        12
+    } else if count[6] > 0 || count[5] >= 2 {
+        11
+    } else if count[5] == 1 && count[4] >= 1 {
+        10
+    } else if count[5] == 1 && lesser >= 1 {
+        9
+    } else if count[5] == 1 {
+        8
+    } else if count[4] >= 2 {
+        7
+    } else if count[4] == 1 && lesser >= 1 {
+        6
+    } else if count[4] == 1 {
+        5
+    } else if count[3] >= 1 && lesser >= 2 {
+        4
+    } else if count[2] >= 2 {
+        3
+    } else if count[3] == 1 {
+        2
+    } else if count[2] == 1 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Per cell class, its value in the evaluation (summed over the empty cells of each colour).
+pub const CLASS_EVAL: [i32; 13] = [0, 4, 5, 10, 12, 24, 30, 60, 28, 40, 90, 120, 150];
+/// Per line level, its value in the evaluation.
+pub const LINE_EVAL: [i32; 8] = [0, 1, 3, 3, 8, 9, 20, 30];
+
+/// The evaluation value of a packed cell: its class plus its lines.
+const fn cell_eval(packed: Packed) -> i32 {
+    let mut v = CLASS_EVAL[cell_class(packed) as usize];
+    let mut d = 0;
+    while d < 4 {
+        v += LINE_EVAL[((packed >> (3 * d)) & 7) as usize];
+        d += 1;
+    }
+    v
+}
+
+/// [`cell_eval`] of every packed cell.
+pub static CELL_EVAL: [i16; 4096] = {
+    let mut t = [0i16; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        t[i] = cell_eval(i as Packed) as i16;
+        i += 1;
+    }
+    t
+};
+
+/// The base-3 index of the eight cells at offsets −4…−1, 1…4 of a key (0 empty, 1 own, 2 other;
+/// walls count as the other colour): the cells the lesser grades read.
+fn near_index(key: u32) -> usize {
+    let mut i = 0;
+    for offset in (-4..=-1).chain(1..=4) {
+        let c = (key >> (2 * slot(offset))) & 3;
+        i = i * 3
+            + match c {
+                EMPTY => 0,
+                BLACK => 1,
+                _ => 2,
+            };
+    }
+    i
+}
+
+/// The lesser grade ([`BLOCK3`], [`FLEX2`], [`BLOCK2`] or 0) of every [`near_index`], read in
+/// freestyle (overlines do not matter for an ordering grade).
+fn lesser_grades() -> Vec<u8> {
+    let mut out = vec![0u8; 6561];
+    for (i, g) in out.iter_mut().enumerate() {
+        let mut key = 0;
+        let mut rest = i;
+        for offset in (1..=4).rev().chain((-4..=-1).rev()) {
+            let code = match rest % 3 {
+                0 => EMPTY,
+                1 => BLACK,
+                _ => WHITE,
+            };
+            rest /= 3;
+            key |= code << (2 * slot(offset));
+        }
+        // ±5 as walls: the grades read only the nine cells around the centre
+        key |= WALL << (2 * slot(-5)) | WALL << (2 * slot(5));
+        let (own, empty) = masks(key);
+        *g = grade(own, empty, CENTRE, 2).min(3);
+    }
+    out
+}
+
+/// The [`level`] of the own stones `own` (all of `must` among them) toward a winning row through
+/// `must`: 6 two or more five points, 5 one, and each stone still missing (up to `depth` of them)
+/// two less.
+fn grade(own: u32, empty: u32, must: u32, depth: u32) -> u8 {
+    let points = five_points(own, empty, must, false).count_ones();
+    if points >= 2 {
+        return 6;
+    }
+    if points == 1 {
+        return 5;
+    }
+    if depth == 0 {
+        return 0;
+    }
+    let mut best = 0;
+    for pos in 1..=9 {
+        let e = 1 << pos;
+        if empty & e != 0 {
+            best = best.max(grade(own | e, empty & !e, must | e, depth - 1).saturating_sub(2));
+        }
+    }
+    best
 }
 
 fn analyse(key: u32, exact: bool) -> u16 {
@@ -252,6 +431,37 @@ mod tests {
             assert!(t.lookup(key("|....*xx...")) & THREE != 0);
             assert!(t.lookup(key("....|*xx...")) & THREE == 0, "wall closes it");
         }
+    }
+
+    #[test]
+    fn levels_below_a_three() {
+        let t = PatternTable::get(Rule::Freestyle);
+        let lv = |line: &str| level(t.lookup(key(line)));
+        assert_eq!(lv("...xx*xx..."), 7);
+        assert_eq!(lv("....x*xx..."), 6);
+        assert_eq!(lv("...ox*xx..."), 5);
+        assert_eq!(lv(".....*xx..."), 4);
+        assert_eq!(lv("....o*xx..."), 3, "closed three");
+        assert_eq!(lv(".....*x...."), 2, "open two");
+        assert_eq!(lv("....o*x...."), 1, "closed two");
+        assert_eq!(lv("....o*..o.."), 0, "no room for a four");
+        assert_eq!(
+            PatternTable::get(Rule::Exact5).lookup(key("....o*x....")) >> LESSER_SHIFT & 3,
+            1
+        );
+    }
+
+    #[test]
+    fn cell_classes_combine_the_lines() {
+        let pack = |l: [u16; 4]| l[0] | l[1] << 3 | l[2] << 6 | l[3] << 9;
+        assert_eq!(cell_class(pack([7, 0, 0, 0])), 12);
+        assert_eq!(cell_class(pack([5, 5, 0, 0])), 11, "double four");
+        assert_eq!(cell_class(pack([0, 6, 0, 0])), 11, "open four");
+        assert_eq!(cell_class(pack([5, 0, 4, 0])), 10, "four-three");
+        assert_eq!(cell_class(pack([4, 4, 1, 0])), 7, "three-three");
+        assert_eq!(cell_class(pack([0, 4, 0, 0])), 5);
+        assert_eq!(cell_class(pack([2, 2, 0, 0])), 3);
+        assert_eq!(cell_class(pack([1, 1, 1, 1])), 0);
     }
 
     #[test]
