@@ -655,9 +655,11 @@ impl Table {
                             new_age: new.age,
                             victim_size: v.size,
                             new_size: new.size,
-                            compared: d
-                                .demote_to
-                                .and_then(|_| slots[d.slot])
+                            // the two-slot strategies compare with the pair's first slot,
+                            // whether the newcomer beats it (and demotes it) or not
+                            compared: matches!(policy, Policy::TwoTier | Policy::Big)
+                                .then(|| slots[pair_slot(new.key)])
+                                .flatten()
                                 .map(|c| (c.key, c.depth, c.size, c.age)),
                             reason: d.reason,
                         });

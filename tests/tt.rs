@@ -280,3 +280,26 @@ fn torn_entries_from_two_writers_are_detected_never_used() {
     assert!(s.hits >= 2 * OWN_HITS, "{s:?}");
     eprintln!("{} torn slots detected", s.torn);
 }
+
+/// A replacement event names the entry the strategy compared the newcomer with: for two-tier,
+/// the pair's first (deep) entry, whether the newcomer demoted it or took the always slot.
+#[test]
+fn two_tier_events_name_the_compared_deep_entry() {
+    let table = Table::with_entries(SLOTS, Policy::TwoTier, 64);
+    let mut c = TtCounters::default();
+    let (deep, always) = (e(key(2, 1), 6, 0, 1000), e(key(2, 2), 2, 0, 10));
+    table.store::<true>(deep, &mut c);
+    table.store::<true>(always, &mut c);
+    // shallower than the deep entry: evicts the always slot, compared with the deep one
+    table.store::<true>(e(key(2, 3), 4, 0, 10), &mut c);
+    // deeper: demotes the deep entry over the always slot
+    table.store::<true>(e(key(2, 4), 9, 0, 10), &mut c);
+    let events = c.take_events();
+    assert_eq!(events.len(), 2, "{events:?}");
+    let (demoting, shallower) = (&events[0], &events[1]);
+    assert_eq!(shallower.reason, "always slot");
+    assert_eq!(shallower.victim_key, always.key);
+    assert_eq!(shallower.compared.map(|c| (c.0, c.1)), Some((deep.key, 6)));
+    assert_eq!(demoting.victim_key, key(2, 3));
+    assert_eq!(demoting.compared.map(|c| (c.0, c.1)), Some((deep.key, 6)));
+}

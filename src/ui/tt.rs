@@ -84,9 +84,20 @@ pub fn compared_text(e: &ReplacementEvent) -> String {
     if e.reason == "false match" {
         return "false match: the check bits agreed, the keys differ".into();
     }
+    // whether the newcomer beat the pair's first entry (and demoted it) or took the second slot
+    let demoted = e.reason != "always slot";
     match (e.policy, e.compared) {
         (Policy::Always, _) => "always: the newcomer takes the slot".into(),
         (Policy::Depth, _) => format!("depth: newcomer {nd} ≥ old {vd}"),
+        (Policy::TwoTier, Some((_, cd, _, _))) if !demoted => format!(
+            "two-tier: newcomer {nd} shallower than the kept {}, so it takes the always slot",
+            depth_text(cd)
+        ),
+        (Policy::Big, Some((_, _, cs, _))) if !demoted => format!(
+            "big: newcomer's subtree {} smaller than the kept {}, so it takes the second slot",
+            size_text(e.new_size),
+            size_text(cs)
+        ),
         (Policy::TwoTier, Some((_, cd, _, _))) => format!(
             "two-tier: newcomer {nd} ≥ kept {}, which moved to the second slot over this one",
             depth_text(cd)
