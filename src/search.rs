@@ -290,8 +290,8 @@ pub trait Board: Send {
     // --- The options of a search ---
 
     /// Set this board up for a search run with `options` (every thread's board gets the same):
-    /// symmetry keys, the game's exact answers, and whatever else of them the game reads. The
-    /// default switches on symmetry keys and switches off exact answers as asked.
+    /// symmetry keys and the game's exact answers as asked, then whatever else of them the game
+    /// reads ([`Board::read_options`]). Games override `read_options`, not this.
     fn configure(&mut self, options: &SearchOptions) {
         if options.symmetry {
             self.enable_symmetry();
@@ -299,7 +299,12 @@ pub trait Board: Send {
         if !options.exact {
             self.disable_exact_answers();
         }
+        self.read_options(options);
     }
+
+    /// The game's own part of [`Board::configure`] (e.g. Gomoku's threat seams). Default:
+    /// nothing.
+    fn read_options(&mut self, _options: &SearchOptions) {}
 
     /// Working state the game keeps from one search to the next on one searcher (the Gomoku
     /// threat searcher and its table; `()` for a game without any), not options: each thread's

@@ -17,45 +17,50 @@ pub use bitboard::{final_score, flips, moves};
 use crate::game::{Cell, Change, Game, GameKind, Move, MoveError, Outcome, Side};
 use crate::zobrist::Keys;
 
-/// Columns b–g: masks opponents' discs for the six directions with a horizontal component, so
-/// shifts never wrap from one row's edge to the next.
-const NOT_EDGE: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+/// The square-by-square reference the kernel's tests check every version of [`flips`] and
+/// [`moves`] against (test builds only).
+#[cfg(test)]
+pub(crate) mod reference {
+    /// Columns b–g: masks opponents' discs for the six directions with a horizontal component, so
+    /// shifts never wrap from one row's edge to the next.
+    const NOT_EDGE: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
-/// (shift, mask) for the eight directions; positive shifts move towards h8.
-const DIRECTIONS: [(i32, u64); 8] = [
-    (1, NOT_EDGE),
-    (-1, NOT_EDGE),
-    (8, u64::MAX),
-    (-8, u64::MAX),
-    (9, NOT_EDGE),
-    (-9, NOT_EDGE),
-    (7, NOT_EDGE),
-    (-7, NOT_EDGE),
-];
+    /// (shift, mask) for the eight directions; positive shifts move towards h8.
+    const DIRECTIONS: [(i32, u64); 8] = [
+        (1, NOT_EDGE),
+        (-1, NOT_EDGE),
+        (8, u64::MAX),
+        (-8, u64::MAX),
+        (9, NOT_EDGE),
+        (-9, NOT_EDGE),
+        (7, NOT_EDGE),
+        (-7, NOT_EDGE),
+    ];
 
-#[inline(always)]
-fn shift(b: u64, by: i32) -> u64 {
-    if by > 0 { b << by } else { b >> -by }
-}
-
-/// Reference flips by walking each direction one square at a time (the kernel's tests check
-/// every version of [`flips`] and [`moves`] against it).
-pub fn flips_slow(square: usize, player: u64, opponent: u64) -> u64 {
-    let x = 1u64 << square;
-    let mut flipped = 0;
-    for &(d, mask) in &DIRECTIONS {
-        let o = opponent & mask;
-        let mut f = 0;
-        let mut c = shift(x, d);
-        while c & o != 0 {
-            f |= c;
-            c = shift(c, d);
-        }
-        if c & player != 0 {
-            flipped |= f;
-        }
+    #[inline(always)]
+    fn shift(b: u64, by: i32) -> u64 {
+        if by > 0 { b << by } else { b >> -by }
     }
-    flipped
+
+    /// Reference flips by walking each direction one square at a time (the kernel's tests check
+    /// every version of [`flips`] and [`moves`] against it).
+    pub fn flips_slow(square: usize, player: u64, opponent: u64) -> u64 {
+        let x = 1u64 << square;
+        let mut flipped = 0;
+        for &(d, mask) in &DIRECTIONS {
+            let o = opponent & mask;
+            let mut f = 0;
+            let mut c = shift(x, d);
+            while c & o != 0 {
+                f |= c;
+                c = shift(c, d);
+            }
+            if c & player != 0 {
+                flipped |= f;
+            }
+        }
+        flipped
+    }
 }
 
 /// Convention-A perft on raw bitboards (a pass is a ply; a finished game is one leaf), with bulk

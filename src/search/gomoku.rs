@@ -664,13 +664,7 @@ impl Board for GomokuBoard {
         if self.threats.is_some() { 0.35 } else { 0.55 }
     }
 
-    fn configure(&mut self, options: &SearchOptions) {
-        if options.symmetry {
-            self.enable_symmetry();
-        }
-        if !options.exact {
-            self.disable_exact_answers();
-        }
+    fn read_options(&mut self, options: &SearchOptions) {
         self.parts = options.threats;
     }
 

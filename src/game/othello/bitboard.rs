@@ -7,7 +7,7 @@
 //! index = row * 8 + col). [`flips`] and [`moves`] come in vector versions (AVX2, AVX-512) chosen
 //! when the build targets a CPU that has them (`.cargo/config.toml`), and portable versions
 //! ([`flips_scalar`], [`moves_scalar`]) otherwise; the unit tests below check every version
-//! against a square-by-square walk ([`super::flips_slow`]) on random positions.
+//! against a square-by-square walk ([`super::reference::flips_slow`]) on random positions.
 
 use std::sync::LazyLock;
 
@@ -663,7 +663,7 @@ mod tests {
     /// The moves by the reference walk: the empty squares where it flips something.
     fn moves_slow(p: u64, o: u64) -> u64 {
         (0..64)
-            .filter(|&x| !(p | o) & (1 << x) != 0 && othello::flips_slow(x, p, o) != 0)
+            .filter(|&x| !(p | o) & (1 << x) != 0 && othello::reference::flips_slow(x, p, o) != 0)
             .fold(0, |m, x| m | 1 << x)
     }
 
@@ -680,7 +680,7 @@ mod tests {
             let empty = !(p | o);
             for x in 0..64 {
                 if empty & (1 << x) != 0 {
-                    let want = othello::flips_slow(x, p, o);
+                    let want = othello::reference::flips_slow(x, p, o);
                     assert_eq!(flips(x, p, o), want, "{p:x} {o:x} {x}");
                     assert_eq!(flips_scalar(x, p, o), want, "{p:x} {o:x} {x}");
                 }
