@@ -95,16 +95,14 @@ pub fn run(args: &CompareArgs) -> CommandResult {
             None => return Err(CommandError("the engine stopped answering".into())),
         }
     }
-    let names: Vec<Option<String>> = outcomes
-        .iter()
-        .map(|o| o.as_ref().and_then(|o| o.best).map(|m| game.name(m)))
-        .collect();
     let rows: Vec<(Store, Option<&Outcome>, Option<String>)> = plan
         .rows
         .iter()
         .zip(&outcomes)
-        .zip(&names)
-        .map(|((s, o), n)| (*s, o.as_ref(), n.clone()))
+        .map(|(s, o)| {
+            let o = o.as_ref();
+            (*s, o, o.and_then(|o| o.best).map(|m| game.name(m)))
+        })
         .collect();
     let pairs: Vec<(Store, Option<&Outcome>)> = rows.iter().map(|(s, o, _)| (*s, *o)).collect();
     let (best, worst) = compare::best_and_worst(&pairs)

@@ -336,15 +336,19 @@ impl App {
             },
             Mode::Help(scroll) => {
                 let max = self.drawn.overlay_max_scroll;
-                match key.code {
+                // Space pages down as PgDn does.
+                let code = match key.code {
+                    KeyCode::Char(' ') => KeyCode::PageDown,
+                    code => code,
+                };
+                match code {
                     KeyCode::Char('q') => self.request_quit(),
-                    KeyCode::Down | KeyCode::Char('j') => *scroll = (*scroll + 1).min(max),
-                    KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + 10).min(max),
-                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
                     KeyCode::Home => *scroll = 0,
                     KeyCode::End => *scroll = max,
-                    _ => self.mode = Mode::Normal,
+                    code => match super::scroll::key_lines(code) {
+                        Some(by) => *scroll = super::scroll::moved(*scroll, by, max),
+                        None => self.mode = Mode::Normal,
+                    },
                 }
             }
             Mode::Lesson(_) => self.lesson_key(key),

@@ -359,7 +359,6 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
         )));
     }
 
-    let keys_line = "←/→ or space step · ↑↓ scroll · Esc or L back to the game";
     let body = Rect {
         height: inner.height.saturating_sub(1),
         ..inner
@@ -406,7 +405,7 @@ pub fn render(view: &LessonView, area: Rect, buf: &mut Buffer, theme: &Theme) ->
         buf.set_stringn(
             inner.x,
             inner.bottom() - 1,
-            scroll::elide(keys_line, inner.width as usize),
+            scroll::elide(super::status::LESSON_KEYS, inner.width as usize),
             inner.width as usize,
             theme.keys,
         );

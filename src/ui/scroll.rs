@@ -3,6 +3,7 @@
 //! compare) that stays inside its rectangle and says when there is more above or below.
 
 use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -210,6 +211,28 @@ pub fn render(
         mark(buf, down, " ↓ more ");
     }
     max
+}
+
+/// The lines a scrolling key moves an overlay by: ↑/k and ↓/j one, PgUp/PgDn ten (`None`
+/// for any other key).
+pub fn key_lines(code: KeyCode) -> Option<i32> {
+    match code {
+        KeyCode::Down | KeyCode::Char('j') => Some(1),
+        KeyCode::Up | KeyCode::Char('k') => Some(-1),
+        KeyCode::PageDown => Some(10),
+        KeyCode::PageUp => Some(-10),
+        _ => None,
+    }
+}
+
+/// The offset `from` moved by `by` lines: down at most to `max`, up at most to 0.
+pub fn moved(from: u16, by: i32, max: u16) -> u16 {
+    let n = by.unsigned_abs().min(u16::MAX as u32) as u16;
+    if by < 0 {
+        from.saturating_sub(n)
+    } else {
+        from.saturating_add(n).min(max)
+    }
 }
 
 #[cfg(test)]

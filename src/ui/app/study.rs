@@ -2,6 +2,7 @@
 //! comparison (`c`) take the keys while open; the engine's move waits until they close.
 
 use super::*;
+use crate::ui::scroll;
 
 impl App {
     pub(super) fn lesson_key(&mut self, key: KeyEvent) {
@@ -9,11 +10,11 @@ impl App {
         let Mode::Lesson(lesson) = &mut self.mode else {
             return;
         };
+        if let Some(by) = scroll::key_lines(key.code) {
+            lesson.scroll_by(at, by, max);
+            return;
+        }
         match key.code {
-            KeyCode::Down | KeyCode::Char('j') => lesson.scroll_by(at, 1, max),
-            KeyCode::Up | KeyCode::Char('k') => lesson.scroll_by(at, -1, max),
-            KeyCode::PageDown => lesson.scroll_by(at, 10, max),
-            KeyCode::PageUp => lesson.scroll_by(at, -10, max),
             KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter => lesson.next(),
             KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => lesson.prev(),
             KeyCode::Home => {
@@ -53,15 +54,11 @@ impl App {
             return;
         };
         let (depth, kib) = (view.plan.depth, view.plan.kib);
+        if let Some(by) = scroll::key_lines(key.code) {
+            view.scroll = scroll::moved(view.scroll, by, self.drawn.overlay_max_scroll);
+            return;
+        }
         match key.code {
-            KeyCode::Up | KeyCode::Char('k') => view.scroll = view.scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
-                view.scroll = (view.scroll + 1).min(self.drawn.overlay_max_scroll)
-            }
-            KeyCode::PageUp => view.scroll = view.scroll.saturating_sub(10),
-            KeyCode::PageDown => {
-                view.scroll = (view.scroll + 10).min(self.drawn.overlay_max_scroll)
-            }
             KeyCode::Esc if running => {
                 self.stop_compare();
                 self.info("comparison cancelled (Esc again closes it)");
