@@ -25,7 +25,7 @@ pub mod othello;
 pub mod picker;
 pub mod threats;
 
-pub use options::{SearchOptions, ThreatParts};
+pub use options::{ProbCutConfidence, SearchOptions, ThreatParts};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -190,6 +190,31 @@ pub struct ExactNode<'a> {
     pub deadline: Option<Instant>,
 }
 
+/// A Multi-ProbCut rule for one node ([`Board::probcut`]): a search of `shallow` plies
+/// predicts the node's full-depth score as `slope · shallow score + intercept`, and the node is
+/// cut when that prediction clears the window by `margin` (the confidence times the
+/// prediction's standard deviation). Scores in the game's internal unit.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ProbCut {
+    pub shallow: i32,
+    pub slope: f32,
+    pub intercept: f32,
+    pub margin: f32,
+}
+
+impl ProbCut {
+    /// The shallow score at or above which the full-depth score is predicted to reach `beta`.
+    pub fn high_bound(&self, beta: i32) -> i32 {
+        ((beta as f32 + self.margin - self.intercept) / self.slope).ceil() as i32
+    }
+
+    /// The shallow score at or below which the full-depth score is predicted to stay at or
+    /// below `alpha`.
+    pub fn low_bound(&self, alpha: i32) -> i32 {
+        ((alpha as f32 - self.margin - self.intercept) / self.slope).floor() as i32
+    }
+}
+
 /// A game position as the search sees it: make/unmake, move generation with ordering scores,
 /// static evaluation. Its `hash` must equal the `Game`'s hash of the same position, since the
 /// TT is shared with everything else that looks positions up.
@@ -233,6 +258,13 @@ pub trait Board: Send {
     /// (two from the `3·from`-th with two more plies left), and again at the full depth only if
     /// they beat alpha. `None` (the default): every move at the full depth.
     fn late_move_reduction(&self) -> Option<(usize, i32)> {
+        None
+    }
+
+    /// Multi-ProbCut: the rule for a null-window node with `depth` plies left in a search run
+    /// with `confidence` (the search's option), or `None` to search it in full. Never for a
+    /// node searched to the end of the game (exact results stay exact). Default: never.
+    fn probcut(&self, _depth: i32, _confidence: ProbCutConfidence) -> Option<ProbCut> {
         None
     }
 
@@ -1097,6 +1129,39 @@ impl<G: Searchable> Searcher<G> {
                 size: 0,
             });
             return s;
+        }
+        if beta - alpha == 1
+            && let Some(confidence) = self.options.probcut
+            && let Some(cut) = g.probcut(depth, confidence)
+        {
+            // Multi-ProbCut: a shallow null-window search at the bound that predicts a cut.
+            let high = cut.high_bound(beta);
+            if high < INF {
+                let v = self.pvs(g, cut.shallow, ply, high - 1, high, run);
+                if run.stopped {
+                    return 0;
+                }
+                if v >= high {
+                    return beta;
+                }
+            }
+            let low = cut.low_bound(alpha);
+            if low > -INF {
+                let v = self.pvs(g, cut.shallow, ply, low, low + 1, run);
+                if run.stopped {
+                    return 0;
+                }
+                if v <= low {
+                    return alpha;
+                }
+            }
+            // The shallow searches left a move in the table where there was none.
+            if tt_move.is_none()
+                && let Some(e) = self.probe(key)
+                && !e.mv.is_none()
+            {
+                tt_move = g.move_from_tt(e.mv);
+            }
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();

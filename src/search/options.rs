@@ -15,6 +15,9 @@ pub struct SearchOptions {
     pub exact: bool,
     /// Which parts of the Gomoku threat search run inside the alpha-beta search (with `exact`).
     pub threats: ThreatParts,
+    /// Multi-ProbCut in the midgame, with this confidence (`None`: every node searched in full;
+    /// games without a fitted table ignore it).
+    pub probcut: Option<ProbCutConfidence>,
 }
 
 impl Default for SearchOptions {
@@ -24,6 +27,35 @@ impl Default for SearchOptions {
             symmetry: false,
             exact: true,
             threats: ThreatParts::default(),
+            probcut: Some(ProbCutConfidence::default()),
+        }
+    }
+}
+
+/// How sure a Multi-ProbCut prediction must be to cut a node: with `depth` plies left, the
+/// shallow search's predicted score must clear the window by `t = (base + per_depth · depth) /
+/// 100` fitted standard deviations. `t` grows with depth, so the costly nodes near the root
+/// (whose errors matter most) are cut only on surer predictions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProbCutConfidence {
+    /// `t` at depth 0, in hundredths of a standard deviation.
+    pub base: u16,
+    /// What each ply of depth adds to `t`, in hundredths.
+    pub per_depth: u16,
+}
+
+impl ProbCutConfidence {
+    /// The confidence `t` for a node with `depth` plies left, in standard deviations.
+    pub fn t(&self, depth: i32) -> f32 {
+        (self.base as f32 + self.per_depth as f32 * depth.max(0) as f32) / 100.0
+    }
+}
+
+impl Default for ProbCutConfidence {
+    fn default() -> Self {
+        ProbCutConfidence {
+            base: 100,
+            per_depth: 5,
         }
     }
 }

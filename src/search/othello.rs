@@ -15,12 +15,13 @@
 
 pub mod eval;
 pub mod linear;
+pub mod probcut;
 
 pub use linear::{
     BUCKET_EMPTIES, BUCKETS, DISC, FEATURE_NAMES, FEATURES, WEIGHTS, bucket, evaluate, features,
 };
 
-use super::{Board, ExactNode, Gen, Scored};
+use super::{Board, ExactNode, Gen, ProbCut, ProbCutConfidence, Scored};
 use crate::game::othello::{Othello, flips, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
@@ -179,7 +180,7 @@ pub const SOLVER_EMPTIES: u32 = 16;
 /// most 11 s). The solves stop at the search's deadline, so a timed search still ends on time.
 pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
-pub const HANDOVER_GAP: i32 = 16;
+pub const HANDOVER_GAP: i32 = 8;
 /// The solver's own table (MiB), made on first use when the search's table reserves none for
 /// it (tables made by entry count: the bench).
 const SOLVER_MIB: usize = 4;
@@ -462,6 +463,23 @@ impl Board for OthelloBoard {
             });
         }
         Gen::Moves
+    }
+
+    /// Multi-ProbCut from the fitted table ([`probcut`]) for the pattern evaluation's
+    /// midgame; never on a node searched to the end, nor on the baseline board.
+    fn probcut(&self, depth: i32, confidence: ProbCutConfidence) -> Option<ProbCut> {
+        self.pattern.as_ref()?;
+        let empties = self.empties();
+        if depth >= empties as i32 {
+            return None;
+        }
+        let (shallow, slope, intercept, sigma) = probcut::Table::builtin().rule(empties, depth)?;
+        Some(ProbCut {
+            shallow,
+            slope,
+            intercept,
+            margin: confidence.t(depth) * sigma,
+        })
     }
 
     #[inline]

@@ -1,0 +1,232 @@
+//! Fit the Multi-ProbCut table of the Othello midgame search (`assets/probcut.txt`, read by
+//! `search::othello::probcut`) and print it.
+//!
+//! ```sh
+//! cargo run --release --bin fit-probcut -- --games 120 --depth 11   # writes assets/probcut.txt
+//! ```
+//!
+//! Positions: games from the XOT openings (`assets/xot.txt`, taken in order) played on by the
+//! best move of a one-ply pattern evaluation, one move in eight at random for variety; every
+//! `--every`-th position of a game (a different phase for each game) with more than
+//! `--min-empties` empties is kept. Each kept position is searched by the engine itself
+//! (iterative deepening to `--depth`, one thread, Multi-ProbCut off, a cleared table per
+//! position, so the fit does not depend on the machine or the order), and every iteration's
+//! score is recorded. For each stage (a band of `--stage-width` empties) and each depth `d`,
+//! the depth-`d` scores are regressed on those of the shallow depth `d'` of
+//! `probcut::shallow_depth` by least squares: slope, intercept, and the standard deviation σ
+//! of the residuals, in centi-discs. The table is printed and written to `--out`.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use xorboard::game::othello::{Othello, moves};
+use xorboard::game::{Game, Move};
+use xorboard::search::othello::probcut::{MIN_DEPTH, Row, Table as ProbCutTable, shallow_depth};
+use xorboard::search::othello::{HANDOVER_GAP, pattern_evaluate};
+use xorboard::search::{Limits, Searcher};
+use xorboard::tt::{Policy, Table};
+
+/// Fit the Multi-ProbCut table.
+#[derive(clap::Parser)]
+#[command(about)]
+struct Args {
+    /// Games to take positions from (one XOT opening each).
+    #[arg(long, default_value_t = 120)]
+    games: usize,
+    /// Deepest search (the table's deepest row).
+    #[arg(long, default_value_t = 11)]
+    depth: i32,
+    /// Keep every n-th position of a game.
+    #[arg(long, default_value_t = 4)]
+    every: usize,
+    /// Keep positions with more empties than this.
+    #[arg(long, default_value_t = 13)]
+    min_empties: u32,
+    /// Empties per stage.
+    #[arg(long, default_value_t = 6)]
+    stage_width: u32,
+    /// Table size (MiB).
+    #[arg(long, default_value_t = 32)]
+    tt_mib: usize,
+    /// Where to write the table.
+    #[arg(long, default_value = "assets/probcut.txt")]
+    out: std::path::PathBuf,
+}
+
+/// One searched position: its empties and the score of each iteration (index = depth).
+struct Sample {
+    empties: u32,
+    scores: Vec<Option<i32>>,
+}
+
+fn main() {
+    let args = <Args as clap::Parser>::parse();
+    let start = Instant::now();
+    let positions = positions(&args);
+    eprintln!("{} positions from {} games", positions.len(), args.games);
+    let table = Arc::new(Table::new(args.tt_mib, Policy::TwoTier, 64));
+    let stop = AtomicBool::new(false);
+    let mut samples = Vec::with_capacity(positions.len());
+    for (i, g) in positions.iter().enumerate() {
+        table.clear();
+        let mut s: Searcher<Othello> = Searcher::new(table.clone());
+        let mut options = s.options();
+        options.probcut = None;
+        options.count_stats = false;
+        s.set_options(options);
+        let depth = args.depth.min(g.empties() as i32 - 1).max(1);
+        let mut scores = vec![None; depth as usize + 1];
+        // Depth 0: the static evaluation (the iterations start at depth 1).
+        let (p, o) = g.player_opponent();
+        scores[0] = Some(pattern_evaluate(p, o));
+        let last = s.search(g, &Limits::depth(depth as u32), &stop, &mut |st| {
+            if st.depth >= 1 && !st.exact {
+                scores[st.depth as usize] = Some(st.raw_score);
+            }
+        });
+        if !last.exact && last.depth >= 1 {
+            scores[last.depth as usize] = Some(last.raw_score);
+        }
+        samples.push(Sample {
+            empties: g.empties(),
+            scores,
+        });
+        if i % 50 == 49 {
+            eprintln!(
+                "{} / {} searched, {:.0?}",
+                i + 1,
+                positions.len(),
+                start.elapsed()
+            );
+        }
+    }
+    let rows = fit(&samples, &args);
+    let mut text = format!(
+        "# Multi-ProbCut table of the Othello midgame search, written by\n\
+         # cargo run --release --bin fit-probcut -- --games {} --depth {} --every {} \
+         --min-empties {} --stage-width {}\n\
+         # ({} positions). Scores in centi-discs: v_deep ~ slope * v_shallow + intercept, \
+         sigma the residuals' standard deviation.\n\
+         # min_empties max_empties deep shallow slope intercept sigma samples\n",
+        args.games,
+        args.depth,
+        args.every,
+        args.min_empties,
+        args.stage_width,
+        samples.len()
+    );
+    for r in &rows {
+        text.push_str(&r.line());
+        text.push('\n');
+    }
+    print!("{text}");
+    ProbCutTable::parse(&text).expect("the fitted table parses");
+    std::fs::write(&args.out, &text).expect("write the table");
+    eprintln!("wrote {} in {:.0?}", args.out.display(), start.elapsed());
+}
+
+/// The positions to search, in a fixed order.
+fn positions(args: &Args) -> Vec<Othello> {
+    let xot = std::fs::read_to_string("assets/xot.txt").expect("assets/xot.txt");
+    let openings: Vec<&str> = xot
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = Vec::new();
+    for gi in 0..args.games {
+        let line = openings[gi * 7 % openings.len()];
+        let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
+        let mut g = Othello::default();
+        xorboard::game::play_line(&mut g, &names).expect("legal opening");
+        let mut ply = gi;
+        let mut legal = Vec::new();
+        while !g.is_over() && g.empties() > args.min_empties {
+            let (p, o) = g.player_opponent();
+            if moves(p, o) != 0 && ply % args.every == 0 {
+                out.push(g.clone());
+            }
+            ply += 1;
+            g.legal_moves(&mut legal);
+            let mv = if legal.len() > 1 && next() % 8 == 0 {
+                legal[(next() % legal.len() as u64) as usize]
+            } else {
+                best_by_evaluation(&mut g, &legal)
+            };
+            g.play(mv);
+        }
+    }
+    out
+}
+
+/// The move whose resulting position the pattern evaluation likes best for the mover.
+fn best_by_evaluation(g: &mut Othello, legal: &[Move]) -> Move {
+    let mut best = (i32::MIN, legal[0]);
+    for &mv in legal {
+        g.play(mv);
+        let (p, o) = g.player_opponent();
+        let v = -pattern_evaluate(p, o);
+        g.undo();
+        if v > best.0 {
+            best = (v, mv);
+        }
+    }
+    best.1
+}
+
+/// Least squares of the deep scores on the shallow ones, per stage and depth.
+fn fit(samples: &[Sample], args: &Args) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut lo = args.min_empties + 1;
+    while lo <= 60 {
+        let hi = (lo + args.stage_width - 1).min(60);
+        for deep in MIN_DEPTH..=args.depth {
+            let shallow = shallow_depth(deep);
+            let pairs: Vec<(f64, f64)> = samples
+                .iter()
+                .filter(|s| (lo..=hi).contains(&s.empties))
+                // Without the root's moves handed over to the exact solver.
+                .filter(|s| deep + HANDOVER_GAP < s.empties as i32)
+                .filter_map(|s| {
+                    let x = (*s.scores.get(shallow as usize)?)?;
+                    Some((x as f64, (*s.scores.get(deep as usize)?)? as f64))
+                })
+                .collect();
+            if pairs.len() < 20 {
+                continue;
+            }
+            let n = pairs.len() as f64;
+            let mx = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+            let my = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+            let sxx: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+            let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+            let slope = if sxx > 0.0 { sxy / sxx } else { 1.0 };
+            let intercept = my - slope * mx;
+            let sse: f64 = pairs
+                .iter()
+                .map(|p| (p.1 - slope * p.0 - intercept).powi(2))
+                .sum();
+            let sigma = (sse / (n - 2.0)).sqrt();
+            rows.push(Row {
+                min_empties: lo,
+                max_empties: hi,
+                deep,
+                shallow,
+                slope: slope as f32,
+                intercept: intercept as f32,
+                sigma: sigma as f32,
+                samples: pairs.len() as u32,
+            });
+        }
+        lo = hi + 1;
+    }
+    rows
+}

@@ -1,0 +1,202 @@
+//! The Multi-ProbCut table of the Othello midgame search: for each stage of the game (a band
+//! of empties) and each depth `d`, the shallow depth `d'` whose search predicts a depth-`d`
+//! search, and the fitted regression `v_d ≈ slope · v_d' + intercept` with the standard
+//! deviation σ of its error, all in centi-discs.
+//!
+//! The table is fitted by `src/bin/fit-probcut.rs` from the engine's own searches of positions
+//! reached from the XOT openings, and shipped in `assets/probcut.txt` (compiled in, so nothing
+//! is read at run time). A row per stage and deep depth:
+//!
+//! ```text
+//! # min_empties max_empties deep shallow slope intercept sigma samples
+//! 23 28 8 4 0.982 -3.1 312.4 410
+//! ```
+//!
+//! Depths beyond the deepest fitted one use that depth's row with the same gap between the
+//! two depths (the error grows with the gap, and changes little with the depth itself).
+
+use std::sync::LazyLock;
+
+/// The fitted table as shipped.
+pub const PROBCUT_TABLE: &str = include_str!("../../../assets/probcut.txt");
+
+/// Fewest plies a node must have left for Multi-ProbCut to be tried on it.
+pub const MIN_DEPTH: i32 = 2;
+
+/// The shallow depth that predicts a depth-`deep` search: about half of it, keeping the
+/// parity of `deep` (an Othello evaluation swings with the side to move at the leaves).
+pub fn shallow_depth(deep: i32) -> i32 {
+    deep - 2 * ((deep + 2) / 4)
+}
+
+/// One fitted pair of depths at one stage.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Row {
+    pub min_empties: u32,
+    pub max_empties: u32,
+    pub deep: i32,
+    pub shallow: i32,
+    pub slope: f32,
+    pub intercept: f32,
+    pub sigma: f32,
+    pub samples: u32,
+}
+
+impl Row {
+    /// The row as a line of the table file.
+    pub fn line(&self) -> String {
+        format!(
+            "{} {} {} {} {:.4} {:.1} {:.1} {}",
+            self.min_empties,
+            self.max_empties,
+            self.deep,
+            self.shallow,
+            self.slope,
+            self.intercept,
+            self.sigma,
+            self.samples
+        )
+    }
+}
+
+/// The rows, looked up by empties and depth.
+#[derive(Clone, Debug)]
+pub struct Table {
+    rows: Vec<Row>,
+    /// `by_empties[e]`: the rows of the stage holding `e` empties, by deep depth from
+    /// [`MIN_DEPTH`].
+    by_empties: Vec<Vec<Row>>,
+}
+
+impl Table {
+    /// Parse a table file; an error names the line that is wrong.
+    pub fn parse(text: &str) -> Result<Table, String> {
+        let mut rows = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let bad = || format!("probcut table line {}: {line:?}", i + 1);
+            if f.len() != 8 {
+                return Err(bad());
+            }
+            let int = |k: usize| f[k].parse::<i64>().map_err(|_| bad());
+            let real = |k: usize| f[k].parse::<f32>().map_err(|_| bad());
+            let row = Row {
+                min_empties: int(0)? as u32,
+                max_empties: int(1)? as u32,
+                deep: int(2)? as i32,
+                shallow: int(3)? as i32,
+                slope: real(4)?,
+                intercept: real(5)?,
+                sigma: real(6)?,
+                samples: int(7)? as u32,
+            };
+            let sane = row.min_empties <= row.max_empties
+                && row.max_empties <= 60
+                && row.deep >= MIN_DEPTH
+                && (0..row.deep).contains(&row.shallow)
+                && row.slope > 0.0
+                && row.sigma >= 0.0;
+            if !sane {
+                return Err(bad());
+            }
+            rows.push(row);
+        }
+        let mut by_empties = vec![Vec::new(); 61];
+        for (e, stage) in by_empties.iter_mut().enumerate() {
+            let mut mine: Vec<Row> = rows
+                .iter()
+                .filter(|r| (r.min_empties..=r.max_empties).contains(&(e as u32)))
+                .copied()
+                .collect();
+            mine.sort_by_key(|r| r.deep);
+            // Only an unbroken run of depths from MIN_DEPTH is usable by index.
+            let run = mine
+                .iter()
+                .enumerate()
+                .take_while(|(k, r)| r.deep == MIN_DEPTH + *k as i32)
+                .count();
+            mine.truncate(run);
+            *stage = mine;
+        }
+        Ok(Table { rows, by_empties })
+    }
+
+    /// The table shipped in `assets/probcut.txt`.
+    pub fn builtin() -> &'static Table {
+        static TABLE: LazyLock<Table> =
+            LazyLock::new(|| Table::parse(PROBCUT_TABLE).expect("assets/probcut.txt parses"));
+        &TABLE
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The rule for a node with `empties` empties and `depth` plies left: `(shallow depth,
+    /// slope, intercept, sigma)`, or `None` if this stage has no fitted rows or the depth is
+    /// too shallow.
+    pub fn rule(&self, empties: u32, depth: i32) -> Option<(i32, f32, f32, f32)> {
+        if depth < MIN_DEPTH {
+            return None;
+        }
+        let stage = self.by_empties.get(empties as usize)?;
+        let last = stage.last()?;
+        match stage.get((depth - MIN_DEPTH) as usize) {
+            Some(r) => Some((r.shallow, r.slope, r.intercept, r.sigma)),
+            None => Some((
+                depth - (last.deep - last.shallow),
+                last.slope,
+                last.intercept,
+                last.sigma,
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_table_parses_and_covers_the_midgame() {
+        let t = Table::builtin();
+        assert!(!t.rows().is_empty());
+        for e in 26..=50 {
+            for d in MIN_DEPTH..=14 {
+                let (shallow, slope, _, sigma) = t.rule(e, d).expect("a rule");
+                assert!((0..d).contains(&shallow), "e {e} d {d} shallow {shallow}");
+                assert!(slope > 0.0 && sigma > 0.0);
+            }
+        }
+        assert_eq!(t.rule(30, MIN_DEPTH - 1), None);
+    }
+
+    #[test]
+    fn a_bad_line_is_named() {
+        let err = Table::parse("# ok\n20 25 4 2 1.0 0.0 abc 10\n").unwrap_err();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(Table::parse("20 25 4 5 1.0 0.0 100 10\n").is_err());
+    }
+
+    #[test]
+    fn the_shallow_depth_keeps_parity_and_halves() {
+        for d in MIN_DEPTH..40 {
+            let s = shallow_depth(d);
+            assert!((0..d).contains(&s));
+            assert_eq!((d - s) % 2, 0);
+        }
+        assert_eq!(shallow_depth(8), 4);
+    }
+
+    #[test]
+    fn deeper_than_the_table_keeps_the_gap() {
+        let t = Table::parse("20 30 2 0 1.0 0.0 100 5\n20 30 3 1 1.1 2.0 120 5\n").unwrap();
+        assert_eq!(t.rule(25, 3), Some((1, 1.1, 2.0, 120.0)));
+        assert_eq!(t.rule(25, 9), Some((7, 1.1, 2.0, 120.0)));
+        assert_eq!(t.rule(31, 3), None);
+    }
+}
