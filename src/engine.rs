@@ -24,7 +24,7 @@ pub mod compare;
 
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
-use crate::search::{Limits, MAX_THREADS, SearchStats, Searcher};
+use crate::search::{Limits, MAX_THREADS, ProbCutConfidence, SearchStats, Searcher};
 use crate::tt::{MAX_CHECK_BITS, MIN_CHECK_BITS, Policy, Table, TtStats};
 
 /// A position of either game (the same type as the commands' `AnyGame`).
@@ -49,6 +49,8 @@ pub enum Command {
     Clear,
     /// Search with this many threads (Lazy SMP, clamped to 1..=64); from the next search on.
     SetThreads(usize),
+    /// Multi-ProbCut's confidence, or off; from the next search on.
+    SetProbCut(Option<ProbCutConfidence>),
     /// Compare replacement strategies on `position` (see [`compare`]): answered by
     /// `CompareProgress` and `CompareRow` reports, then one `CompareDone`. A search or a stop
     /// cancels it. The game's own table is not touched: every row gets a fresh small table.
@@ -123,6 +125,7 @@ enum Msg {
     },
     SetTtMib(usize),
     SetThreads(usize),
+    SetProbCut(Option<ProbCutConfidence>),
     Clear,
     Compare {
         id: u64,
@@ -183,6 +186,7 @@ impl Engine {
             Command::SetCheckBits(b) => self.set_check_bits(b),
             Command::Clear => self.clear(),
             Command::SetThreads(n) => self.set_threads(n),
+            Command::SetProbCut(c) => self.set_probcut(c),
             Command::Compare { id, position, plan } => self.compare(id, position, plan),
             Command::Quit => {
                 self.stop();
@@ -261,6 +265,11 @@ impl Engine {
         let _ = self.commands.send(Msg::SetThreads(n.clamp(1, MAX_THREADS)));
     }
 
+    /// Multi-ProbCut with this confidence, or off, from the next search on.
+    pub fn set_probcut(&self, confidence: Option<ProbCutConfidence>) {
+        let _ = self.commands.send(Msg::SetProbCut(confidence));
+    }
+
     /// Empty the table and zero its counters (after stopping the running search).
     pub fn clear(&self) {
         self.stop();
@@ -320,6 +329,10 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
             Msg::SetThreads(n) => {
                 othello.set_threads(n);
                 gomoku.set_threads(n);
+            }
+            Msg::SetProbCut(c) => {
+                othello.set_probcut(c);
+                gomoku.set_probcut(c);
             }
             Msg::Clear => {
                 table.clear();

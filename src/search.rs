@@ -25,7 +25,7 @@ pub mod othello;
 pub mod picker;
 pub mod threats;
 
-pub use options::{ProbCutConfidence, SearchOptions, ThreatParts};
+pub use options::{ProbCutConfidence, ProbCutSpec, SearchOptions, ThreatParts};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -556,6 +556,11 @@ impl<G: Searchable> Searcher<G> {
     /// Default on; off to test (or to play against) the alpha-beta search alone.
     pub fn set_exact_hook(&mut self, on: bool) {
         self.options.exact = on;
+    }
+
+    /// Multi-ProbCut with this confidence, or off (`None`); games without a table ignore it.
+    pub fn set_probcut(&mut self, confidence: Option<ProbCutConfidence>) {
+        self.options.probcut = confidence;
     }
 
     /// Change every search board before searching (helpers' boards too), e.g. to evaluate with

@@ -27,6 +27,7 @@ fn a_helper_thread_searches_with_the_same_options_as_the_main_thread() {
             leaf: true,
             defence: false,
         },
+        probcut: None,
     };
     let seen: Arc<Mutex<Vec<(ThreadId, ThreatParts, bool)>>> = Arc::default();
     let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(4, Policy::Aging, 64)));

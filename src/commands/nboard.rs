@@ -6,6 +6,7 @@ use clap::Args;
 use super::{CommandError, CommandResult};
 use crate::protocol::nboard::{self, Nboard};
 use crate::protocol::{self, EngineThinker};
+use crate::search::ProbCutSpec;
 use crate::tt::Policy;
 use crate::zobrist::Keys;
 
@@ -28,6 +29,10 @@ pub struct NboardArgs {
     /// and a GGF clock from the GUI can only shorten it). Without it, the depth alone decides.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
+    /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
+    /// of a standard deviation (default: the engine's).
+    #[arg(long, value_name = "SPEC")]
+    pub probcut: Option<ProbCutSpec>,
 }
 
 pub fn run(args: &NboardArgs) -> CommandResult {
@@ -36,6 +41,9 @@ pub fn run(args: &NboardArgs) -> CommandResult {
         .with_move_budget(args.move_ms.map(std::time::Duration::from_millis));
     let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
     protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
+    if let Some(ProbCutSpec(confidence)) = args.probcut {
+        thinker.engine().set_probcut(confidence);
+    }
     let stdout = std::io::stdout();
     protocol::run(
         &mut session,

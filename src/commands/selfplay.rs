@@ -26,9 +26,9 @@ use super::{AnyGame, CommandError, CommandResult, GameArgs};
 use crate::game::gomoku::Gomoku;
 use crate::game::othello::Othello;
 use crate::game::{Game, GameKind, Move, Outcome, Side};
-use crate::search::BoardSetup;
 use crate::search::othello::OthelloBoard;
 use crate::search::othello::eval::Weights;
+use crate::search::{BoardSetup, ProbCutConfidence, ProbCutSpec, SearchOptions};
 use crate::search::{Limits, Searchable, Searcher};
 use crate::tt::{Policy, Table, TtStats};
 
@@ -76,6 +76,13 @@ pub struct SelfplayArgs {
     /// (e.g. the previous `assets/endgame-eval.bin`, to measure a retrained evaluation).
     #[arg(long, value_name = "FILE")]
     pub b_weights: Option<std::path::PathBuf>,
+    /// Multi-ProbCut in the Othello midgame: `off`, or its confidence as BASE,PER_DEPTH in
+    /// hundredths of a standard deviation (default: the engine's).
+    #[arg(long, value_name = "SPEC")]
+    pub probcut: Option<ProbCutSpec>,
+    /// Engine B: Multi-ProbCut (default: A's), e.g. `off` for the engine before it.
+    #[arg(long, value_name = "SPEC")]
+    pub b_probcut: Option<ProbCutSpec>,
     /// Symmetry keys for both engines (rotations and mirrors share a table entry).
     #[arg(long)]
     pub symmetry: bool,
@@ -97,6 +104,8 @@ struct EngineConfig {
     baseline: bool,
     /// Othello: the weight file evaluating instead of the built-in one.
     weights: Option<String>,
+    /// Multi-ProbCut's confidence, or off.
+    probcut: Option<ProbCutConfidence>,
 }
 
 impl EngineConfig {
@@ -106,8 +115,12 @@ impl EngineConfig {
             (None, Some(t)) => format!("{} ms/move", t.as_millis()),
             _ => "unlimited".into(),
         };
+        let probcut = match self.probcut {
+            Some(c) => format!("probcut t = ({} + {}·depth)/100", c.base, c.per_depth),
+            None => "probcut off".into(),
+        };
         format!(
-            "{limit}, {}, {} check bits, {} MiB{}",
+            "{limit}, {}, {} check bits, {} MiB, {probcut}{}",
             self.policy.name(),
             self.check_bits,
             self.tt_mib,
@@ -179,6 +192,9 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
         tt_mib: args.tt_mib,
         baseline: false,
         weights: None,
+        probcut: args
+            .probcut
+            .map_or(SearchOptions::default().probcut, |s| s.0),
     };
     let b = EngineConfig {
         limits: if args.b_time_ms.is_some() || args.b_depth.is_some() {
@@ -191,6 +207,7 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
         tt_mib: a.tt_mib,
         baseline: args.b_baseline,
         weights: args.b_weights.as_ref().map(|f| f.display().to_string()),
+        probcut: args.b_probcut.map_or(a.probcut, |s| s.0),
     };
     match args.spec.start()? {
         AnyGame::Othello(g) => {
@@ -299,6 +316,9 @@ fn play_all<G: Searchable>(
     ];
     for s in &mut searchers {
         s.set_symmetry(args.symmetry);
+    }
+    for (s, c) in searchers.iter_mut().zip(configs) {
+        s.set_probcut(c.probcut);
     }
     searchers[1].set_exact_hook(!args.b_baseline);
     searchers[1].set_board_setup(b_setup);

@@ -51,6 +51,27 @@ impl ProbCutConfidence {
     }
 }
 
+/// Multi-ProbCut as given on a command line: `off`, or `BASE,PER_DEPTH` in hundredths of a
+/// standard deviation (see [`ProbCutConfidence`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProbCutSpec(pub Option<ProbCutConfidence>);
+
+impl std::str::FromStr for ProbCutSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ProbCutSpec, String> {
+        if s.trim() == "off" {
+            return Ok(ProbCutSpec(None));
+        }
+        let bad = || format!("probcut {s:?}: expected `off` or BASE,PER_DEPTH (e.g. 100,5)");
+        let (base, per_depth) = s.split_once(',').ok_or_else(bad)?;
+        Ok(ProbCutSpec(Some(ProbCutConfidence {
+            base: base.trim().parse().map_err(|_| bad())?,
+            per_depth: per_depth.trim().parse().map_err(|_| bad())?,
+        })))
+    }
+}
+
 impl Default for ProbCutConfidence {
     fn default() -> Self {
         ProbCutConfidence {

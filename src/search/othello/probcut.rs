@@ -165,7 +165,7 @@ mod tests {
     fn the_shipped_table_parses_and_covers_the_midgame() {
         let t = Table::builtin();
         assert!(!t.rows().is_empty());
-        for e in 26..=50 {
+        for e in 14..=55 {
             for d in MIN_DEPTH..=14 {
                 let (shallow, slope, _, sigma) = t.rule(e, d).expect("a rule");
                 assert!((0..d).contains(&shallow), "e {e} d {d} shallow {shallow}");
