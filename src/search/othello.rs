@@ -66,23 +66,20 @@ pub fn pattern_evaluate(p: u64, o: u64) -> i32 {
 }
 
 /// From this remaining depth on, moves are ordered by the pattern evaluation of their result
-/// (below it by square values and fastest first, as the baseline does), and from
-/// [`SHALLOW_DEPTH`] on by a [`SHALLOW_PLIES`]-ply search of it. Measured on the bench positions
-/// at depth 11 (1M-entry table), nodes: evaluation ordering from depth 3, 22.56M; from depth 5,
-/// 22.29M; from depth 5 with 2-ply searches from depth 9, 22.17M; square values and fastest
-/// first everywhere, 22.47M — small differences, but the evaluation near the leaves costs time.
+/// (below it by square values and fastest first, as the baseline does). Measured on the bench
+/// positions at depth 11 (1M-entry table), nodes: evaluation ordering from depth 3, 22.56M; from
+/// depth 5, 22.29M; square values and fastest first everywhere, 22.47M — small differences, but
+/// the evaluation near the leaves costs time. Ordering by 2-ply searches of the children from
+/// depth 9 on (22.17M) was dropped with Multi-ProbCut, whose shallow searches leave a table move
+/// at those nodes: bench depth 14 (two-tier, 1M entries) 2,152,425 nodes in 0.84–0.96 s with
+/// them, 2,224,904 in 0.69–0.76 s without.
 pub const ORDER_EVAL_DEPTH: i32 = 5;
-/// See [`ORDER_EVAL_DEPTH`].
-pub const SHALLOW_DEPTH: i32 = 9;
-/// See [`ORDER_EVAL_DEPTH`].
-pub const SHALLOW_PLIES: u32 = 2;
 
 /// Negamax alpha-beta of `depth` plies with the pattern evaluation at the leaves (1/64 disc) on
 /// `(p, o)`, `side` to move, its indices kept in `ind`. With `order_from` plies or more left, the
 /// moves are tried best child evaluation first (the trainer's labelling searches); below that in
-/// square order (the engine's short searches that order moves high in the tree, where sorting
-/// would cost more than it saves). The window only bounds the work: with a full window the
-/// result is the same in either order.
+/// square order (short searches, where sorting would cost more than it saves). The window
+/// only bounds the work: with a full window the result is the same in either order.
 #[allow(clippy::too_many_arguments)]
 pub fn pattern_search(
     w: &Weights,
@@ -416,21 +413,6 @@ impl Board for OthelloBoard {
                 let (om, pm) = (moves(no, np), moves(np, no));
                 let child = if om | pm == 0 {
                     final_centi(no, np)
-                } else if depth >= SHALLOW_DEPTH {
-                    ind.play(side, sq, f);
-                    let e = pattern_search(
-                        w,
-                        ind,
-                        side ^ 1,
-                        no,
-                        np,
-                        SHALLOW_PLIES,
-                        -64 * SCALE,
-                        64 * SCALE,
-                        u32::MAX,
-                    );
-                    ind.undo(side, sq, f);
-                    to_centi(e)
                 } else {
                     ind.play(side, sq, f);
                     let mobility = (om.count_ones() as i32, pm.count_ones() as i32);
