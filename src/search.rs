@@ -268,6 +268,21 @@ pub trait Board: Send {
         None
     }
 
+    /// A node with one ply left and these moves (`list`, more than one, scored by the search's
+    /// move ordering: bigger first): the game may search it itself, faster than playing each
+    /// move into a static evaluation, with the same scores. The fail-soft score for `(alpha,
+    /// beta)` and the best move; `nodes` grows by the children evaluated. `None` (the
+    /// default): the search plays the moves.
+    fn search_last_ply(
+        &mut self,
+        _list: &[Scored],
+        _alpha: i32,
+        _beta: i32,
+        _nodes: &mut u64,
+    ) -> Option<(i32, Move)> {
+        None
+    }
+
     /// At the horizon: whether this node is too forcing for a static evaluation (e.g. a Gomoku
     /// four the side to move must block), so the search goes one more ply instead. Each
     /// extension must need a new forcing move, so chains stay short. None by default.
@@ -1178,10 +1193,69 @@ impl<G: Searchable> Searcher<G> {
                 self.pv[ply].push(mv);
                 s
             }
+            Gen::Moves if depth == 1 && list.len() > 1 => {
+                // The picker's scores (table move, killers, history) order the game's own search.
+                let side = g.side_index();
+                let cells = self.history.len() / 2;
+                MovePicker::new(
+                    &mut list,
+                    tt_move,
+                    self.killers[ply],
+                    &self.history[side * cells..(side + 1) * cells],
+                );
+                match g.search_last_ply(&list, alpha, beta, &mut self.nodes) {
+                    Some((s, mv)) => {
+                        self.seldepth = self.seldepth.max(ply + 1);
+                        self.store_last_ply(g, ply, s, mv, alpha, beta);
+                        s
+                    }
+                    None => self.search_moves(g, &mut list, tt_move, depth, ply, alpha, beta, run),
+                }
+            }
             Gen::Moves => self.search_moves(g, &mut list, tt_move, depth, ply, alpha, beta, run),
         };
         self.lists[ply] = list;
         result
+    }
+
+    /// The table entry and PV of a node the game searched itself ([`Board::search_last_ply`]).
+    fn store_last_ply(
+        &mut self,
+        g: &G::Board,
+        ply: usize,
+        best: i32,
+        best_move: Move,
+        alpha: i32,
+        beta: i32,
+    ) {
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if best > alpha && !best_move.is_none() {
+            self.pv[ply].clear();
+            self.pv[ply].push(best_move);
+        }
+        let killers = self.killers[ply];
+        if best >= beta && best_move != killers[0] {
+            self.killers[ply] = [best_move, killers[0]];
+        }
+        self.store(Entry {
+            key: g.tt_key(),
+            score: to_tt(best, ply),
+            mv: if best_move.is_none() {
+                best_move
+            } else {
+                g.move_to_tt(best_move)
+            },
+            depth: 1,
+            bound,
+            age: 0,
+            size: 0,
+        });
     }
 
     #[allow(clippy::too_many_arguments)]

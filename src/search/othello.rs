@@ -473,6 +473,55 @@ impl Board for OthelloBoard {
         })
     }
 
+    /// The children's evaluations straight from the kept indices ([`Indices::view_after`]):
+    /// no move played, no hash, no undo.
+    fn search_last_ply(
+        &mut self,
+        list: &[Scored],
+        mut alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> Option<(i32, Move)> {
+        let (w, ind) = self.pattern.as_ref()?;
+        let (p, o, side) = (self.p, self.o, self.side);
+        let empties = (p | o).count_zeros() - 1;
+        let mut order = [(0i32, 0u8); 64];
+        let mut n = 0;
+        for s in list {
+            let sq = s.mv.cell()?;
+            order[n] = (s.score, sq as u8);
+            n += 1;
+        }
+        order[..n].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        let mut view = [0u32; eval::N_FEATURES];
+        let mut best = (-super::INF, Move::NONE);
+        for &(_, sq) in &order[..n] {
+            let sq = sq as usize;
+            let f = flips(sq, p, o);
+            let (np, no) = (p | f | (1 << sq), o ^ f);
+            let (cm, om) = (moves(no, np), moves(np, no));
+            let child = if cm | om == 0 {
+                final_centi(no, np)
+            } else {
+                ind.view_after(side, sq, f, side ^ 1, &mut view);
+                let mobility = (cm.count_ones() as i32, om.count_ones() as i32);
+                to_centi(w.eval_view(&view, empties, mobility))
+            };
+            *nodes += 1;
+            let v = -child;
+            if v > best.0 {
+                best = (v, Move::at(sq));
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
+    }
+
     #[inline]
     fn evaluate(&mut self, _ply: usize) -> i32 {
         let (p, o) = (self.p, self.o);
@@ -569,6 +618,47 @@ impl Board for OthelloBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_ply_search_scores_as_playing_each_move() {
+        use crate::search::Searchable;
+        let mut g = Othello::default();
+        let mut rng = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut v = Vec::new();
+        let mut checked = 0;
+        for _ in 0..600 {
+            g.legal_moves(&mut v);
+            if v.is_empty() {
+                g = Othello::default();
+                continue;
+            }
+            if v.len() > 1 {
+                let mut b = g.board();
+                let mut list = Vec::new();
+                assert_eq!(b.generate(1, 1, &mut list), Gen::Moves);
+                let mut best = -crate::search::INF;
+                for s in &list {
+                    b.play(s.mv);
+                    best = best.max(-b.evaluate(1));
+                    b.undo(s.mv);
+                }
+                let mut nodes = 0;
+                let (score, mv) = b
+                    .search_last_ply(&list, -crate::search::INF, crate::search::INF, &mut nodes)
+                    .expect("the pattern board searches its last ply");
+                assert_eq!(score, best);
+                assert_eq!(nodes, list.len() as u64);
+                b.play(mv);
+                assert_eq!(-b.evaluate(1), best);
+                checked += 1;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            g.play(v[(rng % v.len() as u64) as usize]);
+        }
+        assert!(checked > 100);
+    }
 
     #[test]
     fn board_hash_follows_the_game() {
