@@ -268,11 +268,17 @@ pub trait Board: Send {
         None
     }
 
+    /// Whether this board searches nodes with one ply left itself
+    /// ([`Board::search_last_ply`]). Default: no (the search plays the moves).
+    fn searches_last_ply(&self) -> bool {
+        false
+    }
+
     /// A node with one ply left and these moves (`list`, more than one, scored by the search's
-    /// move ordering: bigger first): the game may search it itself, faster than playing each
-    /// move into a static evaluation, with the same scores. The fail-soft score for `(alpha,
-    /// beta)` and the best move; `nodes` grows by the children evaluated. `None` (the
-    /// default): the search plays the moves.
+    /// move ordering: bigger first), on a board that [`Board::searches_last_ply`]: searched by
+    /// the game itself, faster than playing each move into a static evaluation, with the same
+    /// scores. The fail-soft score for `(alpha, beta)` and the best move; `nodes` grows by the
+    /// children evaluated. `None` (the default): the search plays the moves.
     fn search_last_ply(
         &mut self,
         _list: &[Scored],
@@ -1193,7 +1199,7 @@ impl<G: Searchable> Searcher<G> {
                 self.pv[ply].push(mv);
                 s
             }
-            Gen::Moves if depth == 1 && list.len() > 1 => {
+            Gen::Moves if depth == 1 && list.len() > 1 && g.searches_last_ply() => {
                 // The picker's scores (table move, killers, history) order the game's own search.
                 let side = g.side_index();
                 let cells = self.history.len() / 2;

@@ -473,6 +473,11 @@ impl Board for OthelloBoard {
         })
     }
 
+    /// The pattern board does; the baseline board plays its moves.
+    fn searches_last_ply(&self) -> bool {
+        self.pattern.is_some()
+    }
+
     /// The children's evaluations straight from the kept indices ([`Indices::view_after`]):
     /// no move played, no hash, no undo.
     fn search_last_ply(
