@@ -1,5 +1,5 @@
-//! Fit the Gomoku evaluation weights (`assets/gomoku-eval.txt`; the features are described in
-//! `search::gomoku::eval`).
+//! Fit the Gomoku evaluation and move-order weights (`assets/gomoku-eval.txt`,
+//! `assets/gomoku-order.txt`; the features are described in `search::gomoku::eval`).
 //!
 //! ```sh
 //! cargo run --release --bin fit-gomoku-eval -- --games 800 --nodes 4000 --jobs 2 --write
@@ -18,6 +18,13 @@
 //! built-in weights (at their best single scale, since they need not be calibrated) and of the
 //! fitted ones, and the fitted table; `--write` replaces `assets/gomoku-eval.txt` (build again
 //! to use it). The weights are in evaluation units, `eval::SCALE` per logit.
+//!
+//! The move order is fitted to the moves the engine chose: in every position whose candidates
+//! the search orders by their patterns (`GomokuBoard::candidate_patterns`), the chosen cell
+//! against the other candidates, a conditional logit on the candidates' pattern features (the
+//! side to move's class and levels there, and the opponent's), by Newton's method with the same
+//! split. It reports how often each order puts the chosen move first and its mean rank, and
+//! `--write` replaces `assets/gomoku-order.txt` (weights in hundredths of a logit).
 
 // Matrix code reads best with indices.
 #![allow(clippy::needless_range_loop)]
@@ -27,7 +34,8 @@ use std::sync::atomic::AtomicBool;
 
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::{Game, Move, Outcome, Side};
-use xorboard::search::gomoku::eval::{self, FEATURES};
+use xorboard::search::gomoku::eval::{self, FEATURES, ORDER_FEATURES, PATTERN_FEATURES};
+use xorboard::search::threats::pattern::Packed;
 use xorboard::search::{Limits, Searchable, Searcher};
 use xorboard::tt::{Policy, Table};
 
@@ -59,10 +67,20 @@ struct Sample {
     held_out: bool,
 }
 
+/// One recorded choice: each candidate's (side to move's, opponent's) packed cell patterns, the
+/// one played first.
+struct Choice {
+    candidates: Vec<(Packed, Packed)>,
+    held_out: bool,
+}
+
+/// Order weights per unit of the fitted logit.
+const ORDER_SCALE: f64 = 100.0;
+
 fn main() {
     let args = <Args as clap::Parser>::parse();
     let start = std::time::Instant::now();
-    let samples = play_games(&args);
+    let (samples, choices) = play_games(&args);
     eprintln!(
         "{} games, {} positions, {:.0?}",
         args.games,
@@ -86,16 +104,34 @@ fn main() {
     );
     let text = weights_file(&fitted, &args, train.len(), (new_loss, new_acc));
     print!("{text}");
+    let train: Vec<&Choice> = choices.iter().filter(|c| !c.held_out).collect();
+    let test: Vec<&Choice> = choices.iter().filter(|c| c.held_out).collect();
+    let w = fit_order(&train, args.ridge);
+    let order: [i32; ORDER_FEATURES] = std::array::from_fn(|i| (w[i] * ORDER_SCALE).round() as i32);
+    let (old_first, old_rank) = order_quality(eval::order_weights(), &test);
+    let (new_first, new_rank) = order_quality(&order, &test);
+    println!(
+        "held out: {} choices; built-in order: chosen move first {:.1}%, mean rank {old_rank:.2}; \
+         fitted: first {:.1}%, mean rank {new_rank:.2}",
+        test.len(),
+        old_first * 100.0,
+        new_first * 100.0
+    );
+    let order_text = order_file(&order, &args, train.len(), (new_first, new_rank));
+    print!("{order_text}");
     if args.write {
         std::fs::write("assets/gomoku-eval.txt", text).expect("write assets/gomoku-eval.txt");
-        eprintln!("wrote assets/gomoku-eval.txt");
+        std::fs::write("assets/gomoku-order.txt", order_text)
+            .expect("write assets/gomoku-order.txt");
+        eprintln!("wrote assets/gomoku-eval.txt and assets/gomoku-order.txt");
     }
 }
 
-/// The games, `args.jobs` at a time; samples in game order.
-fn play_games(args: &Args) -> Vec<Sample> {
+/// The games, `args.jobs` at a time; samples and choices in game order.
+fn play_games(args: &Args) -> (Vec<Sample>, Vec<Choice>) {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut per_game: Vec<(usize, Vec<Sample>)> = std::thread::scope(|scope| {
+    type Game = (Vec<Sample>, Vec<Choice>);
+    let mut per_game: Vec<(usize, Game)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..args.jobs.max(1))
             .map(|_| {
                 scope.spawn(|| {
@@ -119,7 +155,12 @@ fn play_games(args: &Args) -> Vec<Sample> {
             .collect()
     });
     per_game.sort_by_key(|(i, _)| *i);
-    per_game.into_iter().flat_map(|(_, s)| s).collect()
+    let (mut samples, mut choices) = (Vec::new(), Vec::new());
+    for (_, (s, c)) in per_game {
+        samples.extend(s);
+        choices.extend(c);
+    }
+    (samples, choices)
 }
 
 /// A xorshift step.
@@ -131,7 +172,7 @@ fn xorshift(state: &mut u64) -> u64 {
 }
 
 /// Game `index`: its random opening, then the engine with `nodes` per move for both sides.
-fn play_game(index: usize, nodes: u64) -> Vec<Sample> {
+fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
     let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (index as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
     for _ in 0..4 {
         xorshift(&mut rng);
@@ -155,22 +196,37 @@ fn play_game(index: usize, nodes: u64) -> Vec<Sample> {
         nodes: Some(nodes),
         ..Limits::default()
     };
+    let held_out = index.is_multiple_of(10);
     let mut recorded: Vec<([i32; FEATURES], Side)> = Vec::new();
+    let mut choices = Vec::new();
+    let mut candidates = Vec::new();
     while g.outcome().is_none() {
-        if let Some(f) = g.board().eval_features() {
+        let mut board = g.board();
+        if let Some(f) = board.eval_features() {
             recorded.push((f, g.side_to_move()));
         }
+        let ordered = board.candidate_patterns(&mut candidates);
         let best = searcher
             .search(&g, &limits, &stop, &mut |_| {})
             .best
             .expect("a move in an unfinished game");
+        if let Some(chosen) = candidates.iter().position(|c| c.0 == best)
+            && ordered
+            && candidates.len() > 1
+        {
+            candidates.swap(0, chosen);
+            choices.push(Choice {
+                candidates: candidates.iter().map(|&(_, m, t)| (m, t)).collect(),
+                held_out,
+            });
+        }
         g.play(best);
     }
     let winner = match g.outcome() {
         Some(Outcome::Win(s)) => Some(s),
         _ => None,
     };
-    recorded
+    let samples = recorded
         .into_iter()
         .map(|(f, side)| Sample {
             f,
@@ -179,9 +235,110 @@ fn play_game(index: usize, nodes: u64) -> Vec<Sample> {
                 Some(_) => 0.0,
                 None => 0.5,
             },
-            held_out: index.is_multiple_of(10),
+            held_out,
         })
+        .collect();
+    (samples, choices)
+}
+
+/// A candidate's order features (side to move's pattern features, then the opponent's), as
+/// (index, count) pairs.
+fn order_features((mine, theirs): (Packed, Packed)) -> Vec<(usize, f64)> {
+    let mut f = [0; ORDER_FEATURES];
+    eval::add_pattern_features(mine, &mut f[..PATTERN_FEATURES]);
+    eval::add_pattern_features(theirs, &mut f[PATTERN_FEATURES..]);
+    f.iter()
+        .enumerate()
+        .filter(|&(_, &n)| n != 0)
+        .map(|(i, &n)| (i, n as f64))
         .collect()
+}
+
+/// The conditional logit of the chosen candidates (each choice's first), in logits per feature.
+fn fit_order(choices: &[&Choice], ridge: f64) -> [f64; ORDER_FEATURES] {
+    let n = choices.len().max(1) as f64;
+    let sparse: Vec<Vec<Vec<(usize, f64)>>> = choices
+        .iter()
+        .map(|c| c.candidates.iter().map(|&p| order_features(p)).collect())
+        .collect();
+    let mut w = [0f64; ORDER_FEATURES];
+    for round in 0..30 {
+        let mut grad = [0f64; ORDER_FEATURES];
+        let mut hess = [[0f64; ORDER_FEATURES]; ORDER_FEATURES];
+        let mut loss = 0.0;
+        for cands in &sparse {
+            let scores: Vec<f64> = cands
+                .iter()
+                .map(|f| f.iter().map(|&(i, v)| w[i] * v).sum())
+                .collect();
+            let top = scores.iter().copied().fold(f64::MIN, f64::max);
+            let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+            let total: f64 = exp.iter().sum();
+            loss -= (exp[0] / total).ln();
+            let mut mean = [0f64; ORDER_FEATURES];
+            for (f, e) in cands.iter().zip(&exp) {
+                let p = e / total;
+                for &(i, v) in f {
+                    mean[i] += p * v;
+                    for &(j, u) in f {
+                        hess[i][j] += p * v * u;
+                    }
+                }
+            }
+            for i in 0..ORDER_FEATURES {
+                grad[i] += mean[i];
+                for j in 0..ORDER_FEATURES {
+                    hess[i][j] -= mean[i] * mean[j];
+                }
+            }
+            for &(i, v) in &cands[0] {
+                grad[i] -= v;
+            }
+        }
+        for i in 0..ORDER_FEATURES {
+            grad[i] = grad[i] / n + ridge * w[i];
+            for j in 0..ORDER_FEATURES {
+                hess[i][j] /= n;
+            }
+            hess[i][i] += ridge;
+        }
+        let step = solve(hess, grad);
+        let size: f64 = step.iter().map(|d| d * d).sum::<f64>().sqrt();
+        for i in 0..ORDER_FEATURES {
+            w[i] -= step[i];
+        }
+        eprintln!(
+            "order newton {round}: training log-loss {:.5}, step {size:.2e}",
+            loss / n
+        );
+        if size < 1e-7 {
+            break;
+        }
+    }
+    w
+}
+
+/// How often order weights `w` put the chosen move first, and its mean rank (1 = first; ties
+/// count against it).
+fn order_quality(w: &[i32; ORDER_FEATURES], choices: &[&Choice]) -> (f64, f64) {
+    let score = |p: (Packed, Packed)| -> i64 {
+        order_features(p)
+            .iter()
+            .map(|&(i, v)| w[i] as i64 * v as i64)
+            .sum()
+    };
+    let (mut first, mut ranks) = (0usize, 0usize);
+    for c in choices {
+        let chosen = score(c.candidates[0]);
+        let rank = 1 + c.candidates[1..]
+            .iter()
+            .filter(|&&p| score(p) >= chosen)
+            .count();
+        first += usize::from(rank == 1);
+        ranks += rank;
+    }
+    let n = choices.len().max(1) as f64;
+    (first as f64 / n, ranks as f64 / n)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -277,9 +434,9 @@ fn fit(samples: &[&Sample], ridge: f64) -> [f64; FEATURES] {
 }
 
 /// Gaussian elimination with partial pivoting.
-fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
-    for c in 0..FEATURES {
-        let p = (c..FEATURES)
+fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
+    for c in 0..N {
+        let p = (c..N)
             .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
             .expect("rows");
         a.swap(c, p);
@@ -288,11 +445,11 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
         if d.abs() < 1e-15 {
             continue;
         }
-        for r in 0..FEATURES {
+        for r in 0..N {
             if r != c {
                 let k = a[r][c] / d;
                 if k != 0.0 {
-                    for j in c..FEATURES {
+                    for j in c..N {
                         a[r][j] -= k * a[c][j];
                     }
                     b[r] -= k * b[c];
@@ -327,6 +484,30 @@ fn weights_file(
         accuracy * 100.0
     );
     for (name, v) in eval::feature_names().iter().zip(w) {
+        out.push_str(&format!("{name} {v}\n"));
+    }
+    out
+}
+
+/// The move-order file: a header saying how it was made, then `name weight` lines.
+fn order_file(
+    w: &[i32; ORDER_FEATURES],
+    args: &Args,
+    choices: usize,
+    (first, rank): (f64, f64),
+) -> String {
+    let mut out = format!(
+        "# Gomoku move-order weights (see src/search/gomoku/eval.rs), hundredths of a logit: a\n\
+         # candidate cell's value is the side to move's class and level weights of its stone there\n\
+         # plus the opponent's. Fitted to the engine's choices by: cargo run --release --bin\n\
+         # fit-gomoku-eval -- --games {} --nodes {} --ridge {} --write\n\
+         # {choices} training choices; held out: chosen move first {:.1}%, mean rank {rank:.2}.\n",
+        args.games,
+        args.nodes,
+        args.ridge,
+        first * 100.0
+    );
+    for (name, v) in eval::order_feature_names().iter().zip(w) {
         out.push_str(&format!("{name} {v}\n"));
     }
     out

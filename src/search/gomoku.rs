@@ -558,6 +558,36 @@ impl GomokuBoard {
         }
     }
 
+    /// The candidate moves the search orders by their cell patterns ([`eval::move_order`]):
+    /// each empty cell within two of a stone with its packed line levels for the side to move
+    /// and for the opponent. False (and `out` empty) where the moves are not ordered so: the game
+    /// is over, either side has a five point, or there is no threat board (the baseline).
+    pub fn candidate_patterns(
+        &mut self,
+        out: &mut Vec<(Move, pattern::Packed, pattern::Packed)>,
+    ) -> bool {
+        out.clear();
+        let (me, them) = (self.side, 1 - self.side);
+        if self.threats.is_none()
+            || self.winner.is_some()
+            || self.stones == 0
+            || self.wins(me).1 > 0
+            || self.wins(them).1 > 0
+        {
+            return false;
+        }
+        self.threat_board();
+        let Some(t) = self.threats.as_deref() else {
+            return false;
+        };
+        let (sm, st) = sides(me);
+        for c in (0..self.cells.len()).filter(|&c| self.near[c] != 0 && self.cells[c] == 0) {
+            let sq = t.sq_of(c);
+            out.push((Move::at(c), t.packed(sq, sm), t.packed(sq, st)));
+        }
+        true
+    }
+
     /// The fitted evaluation's features of this position (side to move's view), counted afresh,
     /// or `None` where the evaluation does not use them: the game is over, either side has a
     /// five point, the side to move has a double-four square (all decided or searched further),
@@ -591,8 +621,12 @@ impl GomokuBoard {
         let (sm, st) = sides(me);
         for c in (0..self.cells.len()).filter(|&c| self.cells[c] == 0) {
             let sq = t.sq_of(c);
-            eval::add_cell_features(t.packed(sq, sm), &mut f[eval::MOVER..eval::OPPONENT]);
-            eval::add_cell_features(t.packed(sq, st), &mut f[eval::OPPONENT..eval::COMBOS]);
+            let (mover, opponent) = (
+                eval::MOVER + eval::CLASSES_AT..eval::OPPONENT,
+                eval::OPPONENT + eval::CLASSES_AT..eval::COMBOS,
+            );
+            eval::add_pattern_features(t.packed(sq, sm), &mut f[mover]);
+            eval::add_pattern_features(t.packed(sq, st), &mut f[opponent]);
         }
         Some(f)
     }
@@ -632,35 +666,12 @@ impl GomokuBoard {
     }
 }
 
-/// Ordering value of what a stone makes along one line, by [`pattern::level`].
-const LINE_ORDER: [i32; 8] = [0, 4, 12, 16, 80, 90, 1_000, 20_000];
-/// Ordering value of a cell's combination, by [`pattern::cell_class`]: the double four and the
-/// four-three win, the three-three nearly.
-const CLASS_ORDER: [i32; 13] = [0, 0, 0, 0, 10, 0, 30, 400, 0, 30, 800, 1_000, 0];
-
-/// The ordering value of a stone of one colour on a cell: each line's value plus its
-/// combination's.
-static SIDE_ORDER: [i32; 4096] = {
-    let mut t = [0i32; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        let mut v = CLASS_ORDER[pattern::cell_class(i as u16) as usize];
-        let mut d = 0;
-        while d < 4 {
-            v += LINE_ORDER[(i >> (3 * d)) & 7];
-            d += 1;
-        }
-        t[i] = v;
-        i += 1;
-    }
-    t
-};
-
 /// The ordering value of an empty cell from its packed line levels for the side to move
-/// (`mine`) and for the opponent (`theirs`: the value of taking the cell away).
+/// (`mine`) and for the opponent (`theirs`: the value of taking the cell away), by the fitted
+/// move-order weights ([`eval::move_order`]).
 #[inline]
-fn pattern_order(mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
-    SIDE_ORDER[mine as usize] + SIDE_ORDER[theirs as usize] * 4 / 5
+fn pattern_order(order: &eval::CellValues, mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
+    order.by_role[0][mine as usize] + order.by_role[1][theirs as usize]
 }
 
 /// (side to move, opponent) of a side index.
@@ -859,12 +870,13 @@ impl Board for GomokuBoard {
             self.threat_board();
             let t = self.threats.as_deref().expect("threat board");
             let (sm, st) = sides(me);
+            let order = eval::move_order();
             for c in 0..self.cells.len() {
                 if self.near[c] != 0 && self.cells[c] == 0 {
                     let sq = t.sq_of(c);
                     out.push(Scored {
                         mv: Move::at(c),
-                        score: pattern_order(t.packed(sq, sm), t.packed(sq, st)),
+                        score: pattern_order(order, t.packed(sq, sm), t.packed(sq, st)),
                     });
                 }
             }

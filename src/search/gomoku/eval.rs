@@ -16,6 +16,11 @@
 //! The threat board keeps the class and level part incrementally, as two sums per colour of a
 //! per-cell table ([`CellValues`]: one with the side-to-move weights, one with the opponent's),
 //! so an evaluation is a few multiplications.
+//!
+//! The move order reads the same cell patterns: a candidate cell's ordering value is its class
+//! and level weights for the side to move's stone there plus those for the opponent's (the value
+//! of taking the cell away), from `assets/gomoku-order.txt` ([`move_order`]), fitted by the same
+//! binary to the moves the engine chose (a conditional logit over the candidates).
 
 use std::sync::OnceLock;
 
@@ -46,7 +51,12 @@ pub const FEATURES: usize = COMBOS + 4;
 /// Offsets inside a side's block.
 pub const WINDOWS_AT: usize = 0;
 pub const CLASSES_AT: usize = WINDOW_COUNTS;
-pub const LEVELS_AT: usize = WINDOW_COUNTS + CLASSES;
+/// The class and level features of one colour on one cell (inside a side's block from
+/// [`CLASSES_AT`]).
+pub const PATTERN_FEATURES: usize = CLASSES + LEVELS;
+/// Features of a candidate move for the move order: the side to move's pattern features, then
+/// the opponent's.
+pub const ORDER_FEATURES: usize = 2 * PATTERN_FEATURES;
 
 /// Evaluation units per unit of the fitted logit: a score `v` predicts the side to move wins
 /// with probability `1 / (1 + e^(−v / SCALE))`.
@@ -78,6 +88,12 @@ const LEVEL_NAMES: [&str; LEVELS] = [
     "five",
 ];
 
+/// The names of one side's pattern features (`side.class-…`, `side.level-…`).
+fn pattern_names(side: &str) -> impl Iterator<Item = String> + '_ {
+    let classes = CLASS_NAMES.iter().map(move |c| format!("{side}.class-{c}"));
+    classes.chain(LEVEL_NAMES.iter().map(move |l| format!("{side}.level-{l}")))
+}
+
 /// The name of each feature, as the weights file spells it.
 pub fn feature_names() -> Vec<String> {
     let mut names = vec!["tempo".to_string()];
@@ -85,12 +101,7 @@ pub fn feature_names() -> Vec<String> {
         for k in 1..=WINDOW_COUNTS {
             names.push(format!("{side}.windows-{k}"));
         }
-        for c in CLASS_NAMES {
-            names.push(format!("{side}.class-{c}"));
-        }
-        for l in LEVEL_NAMES {
-            names.push(format!("{side}.level-{l}"));
-        }
+        names.extend(pattern_names(side));
     }
     names.extend(
         [
@@ -104,15 +115,33 @@ pub fn feature_names() -> Vec<String> {
     names
 }
 
+/// The name of each move-order feature, as the order file spells it.
+pub fn order_feature_names() -> Vec<String> {
+    pattern_names("mover")
+        .chain(pattern_names("opponent"))
+        .collect()
+}
+
 /// Evaluation weights, one per feature, in evaluation units.
 pub type Weights = [i32; FEATURES];
+/// Move-order weights, one per order feature (units of a hundredth of a logit).
+pub type OrderWeights = [i32; ORDER_FEATURES];
 
-/// Parse a weights file: `name value` lines in any order, `#` comments; every feature exactly
-/// once.
+/// Parse an evaluation weights file (see [`parse_named`]).
 pub fn parse_weights(text: &str) -> Result<Weights, String> {
-    let names = feature_names();
-    let mut w = [0; FEATURES];
-    let mut seen = [false; FEATURES];
+    parse_named(text, &feature_names())
+}
+
+/// Parse a move-order weights file (see [`parse_named`]).
+pub fn parse_order_weights(text: &str) -> Result<OrderWeights, String> {
+    parse_named(text, &order_feature_names())
+}
+
+/// Parse a weights file: `name value` lines in any order, `#` comments; every one of `names`
+/// exactly once.
+fn parse_named<const N: usize>(text: &str, names: &[String]) -> Result<[i32; N], String> {
+    let mut w = [0; N];
+    let mut seen = [false; N];
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -149,6 +178,15 @@ pub fn weights() -> &'static Weights {
     })
 }
 
+/// The built-in move-order weights (`assets/gomoku-order.txt`).
+pub fn order_weights() -> &'static OrderWeights {
+    static WEIGHTS: OnceLock<OrderWeights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        parse_order_weights(include_str!("../../../assets/gomoku-order.txt"))
+            .expect("assets/gomoku-order.txt is well formed")
+    })
+}
+
 /// Per packed cell (a colour's four line levels on one empty cell), its value for the side to
 /// move and for the opponent: the class weight plus the four level weights of that role.
 pub struct CellValues {
@@ -156,46 +194,57 @@ pub struct CellValues {
 }
 
 impl CellValues {
-    /// The tables of `weights`.
-    pub fn new(weights: &Weights) -> CellValues {
-        let table = |base: usize| {
+    /// The tables of two roles' pattern weights (each [`PATTERN_FEATURES`] long: classes, then
+    /// levels).
+    pub fn new(mover: &[i32], opponent: &[i32]) -> CellValues {
+        let table = |weights: &[i32]| {
             let mut t = Box::new([0i32; 4096]);
             for (packed, v) in t.iter_mut().enumerate() {
-                let class = pattern::cell_class(packed as pattern::Packed) as usize;
-                if class > 0 {
-                    *v += weights[base + CLASSES_AT + class - 1];
-                }
-                for d in 0..4 {
-                    let level = (packed >> (3 * d)) & 7;
-                    if level > 0 {
-                        *v += weights[base + LEVELS_AT + level - 1];
-                    }
-                }
+                let mut counts = [0; PATTERN_FEATURES];
+                add_pattern_features(packed as pattern::Packed, &mut counts);
+                *v = counts.iter().zip(weights).map(|(n, w)| n * w).sum();
             }
             t
         };
         CellValues {
-            by_role: [table(MOVER), table(OPPONENT)],
+            by_role: [table(mover), table(opponent)],
         }
     }
 
-    /// The tables of the built-in weights.
+    /// The evaluation's tables, from the built-in weights.
     pub fn built_in() -> &'static CellValues {
         static VALUES: OnceLock<CellValues> = OnceLock::new();
-        VALUES.get_or_init(|| CellValues::new(weights()))
+        VALUES.get_or_init(|| {
+            let w = weights();
+            CellValues::new(
+                &w[MOVER + CLASSES_AT..OPPONENT],
+                &w[OPPONENT + CLASSES_AT..COMBOS],
+            )
+        })
     }
 }
 
-/// The class and level counts of one colour's packed cells, added into a side's feature block.
-pub fn add_cell_features(packed: pattern::Packed, block: &mut [i32]) {
+/// The move order's tables, from the built-in order weights: a candidate cell's value is
+/// `by_role[0][mover's packed] + by_role[1][opponent's packed]`.
+pub fn move_order() -> &'static CellValues {
+    static VALUES: OnceLock<CellValues> = OnceLock::new();
+    VALUES.get_or_init(|| {
+        let w = order_weights();
+        CellValues::new(&w[..PATTERN_FEATURES], &w[PATTERN_FEATURES..])
+    })
+}
+
+/// The class and level counts of one colour's packed cell, added into a block of
+/// [`PATTERN_FEATURES`] (classes, then levels).
+pub fn add_pattern_features(packed: pattern::Packed, block: &mut [i32]) {
     let class = pattern::cell_class(packed) as usize;
     if class > 0 {
-        block[CLASSES_AT + class - 1] += 1;
+        block[class - 1] += 1;
     }
     for d in 0..4 {
         let level = ((packed >> (3 * d)) & 7) as usize;
         if level > 0 {
-            block[LEVELS_AT + level - 1] += 1;
+            block[CLASSES + level - 1] += 1;
         }
     }
 }
@@ -224,20 +273,23 @@ mod tests {
         for (i, v) in w.iter_mut().enumerate() {
             *v = i as i32 * 10;
         }
-        let t = CellValues::new(&w);
+        let (mover, opponent) = (
+            &w[MOVER + CLASSES_AT..OPPONENT],
+            &w[OPPONENT + CLASSES_AT..],
+        );
+        let t = CellValues::new(mover, opponent);
         // a three (level 4) on one line and a two (level 2) on another: class 6
         let packed: pattern::Packed = 4 | 2 << 3;
         assert_eq!(pattern::cell_class(packed), 6);
-        let mut block = [0; SIDE_FEATURES];
-        add_cell_features(packed, &mut block);
-        let expect = |base: usize| {
-            block
-                .iter()
-                .enumerate()
-                .map(|(i, &n)| n * w[base + i])
-                .sum::<i32>()
-        };
-        assert_eq!(t.by_role[0][packed as usize], expect(MOVER));
-        assert_eq!(t.by_role[1][packed as usize], expect(OPPONENT));
+        let three_plus = CLASS_NAMES.iter().position(|&c| c == "three-plus").unwrap();
+        let level = |l: usize| CLASSES + l - 1;
+        for (role, weights) in [mover, opponent].into_iter().enumerate() {
+            assert_eq!(
+                t.by_role[role][packed as usize],
+                weights[three_plus] + weights[level(4)] + weights[level(2)]
+            );
+        }
+        assert_eq!(order_feature_names().len(), ORDER_FEATURES);
+        assert!(parse_order_weights(&format!("{:?}", order_weights())).is_err());
     }
 }
