@@ -55,7 +55,16 @@ struct Args {
     /// Ridge strength (per sample, on the scaled features).
     #[arg(long, default_value_t = 1e-4)]
     ridge: f64,
-    /// Write the fitted weights to assets/gomoku-eval.txt.
+    /// Ridge strength of the move-order fit (per choice).
+    #[arg(long, default_value_t = 1e-3)]
+    order_ridge: f64,
+    /// Save the recorded positions and choices to this file (to fit again with --load).
+    #[arg(long)]
+    save: Option<String>,
+    /// Fit the positions and choices of a --save file instead of playing games.
+    #[arg(long)]
+    load: Option<String>,
+    /// Write the fitted weights to assets/gomoku-eval.txt and assets/gomoku-order.txt.
     #[arg(long)]
     write: bool,
 }
@@ -80,13 +89,19 @@ const ORDER_SCALE: f64 = 100.0;
 fn main() {
     let args = <Args as clap::Parser>::parse();
     let start = std::time::Instant::now();
-    let (samples, choices) = play_games(&args);
+    let (samples, choices) = match &args.load {
+        Some(path) => load(path),
+        None => play_games(&args),
+    };
     eprintln!(
-        "{} games, {} positions, {:.0?}",
-        args.games,
+        "{} positions, {} choices, {:.0?}",
         samples.len(),
+        choices.len(),
         start.elapsed()
     );
+    if let Some(path) = &args.save {
+        save(path, &samples, &choices);
+    }
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
     let w = fit(&train, args.ridge);
@@ -106,7 +121,7 @@ fn main() {
     print!("{text}");
     let train: Vec<&Choice> = choices.iter().filter(|c| !c.held_out).collect();
     let test: Vec<&Choice> = choices.iter().filter(|c| c.held_out).collect();
-    let w = fit_order(&train, args.ridge);
+    let w = fit_order(&train, args.order_ridge);
     let order: [i32; ORDER_FEATURES] = std::array::from_fn(|i| (w[i] * ORDER_SCALE).round() as i32);
     let (old_first, old_rank) = order_quality(eval::order_weights(), &test);
     let (new_first, new_rank) = order_quality(&order, &test);
@@ -159,6 +174,67 @@ fn play_games(args: &Args) -> (Vec<Sample>, Vec<Choice>) {
     for (_, (s, c)) in per_game {
         samples.extend(s);
         choices.extend(c);
+    }
+    (samples, choices)
+}
+
+/// Write the samples and choices: one line each, `S held result features…` and
+/// `C held mine,theirs …` (the chosen candidate first).
+fn save(path: &str, samples: &[Sample], choices: &[Choice]) {
+    let mut out = String::new();
+    for s in samples {
+        let f: Vec<String> = s.f.iter().map(|v| v.to_string()).collect();
+        out.push_str(&format!(
+            "S {} {} {}\n",
+            u8::from(s.held_out),
+            s.result,
+            f.join(" ")
+        ));
+    }
+    for c in choices {
+        let cands: Vec<String> = c
+            .candidates
+            .iter()
+            .map(|(m, t)| format!("{m},{t}"))
+            .collect();
+        out.push_str(&format!("C {} {}\n", u8::from(c.held_out), cands.join(" ")));
+    }
+    std::fs::write(path, out).expect("write the samples file");
+}
+
+/// Read a [`save`]d file.
+fn load(path: &str) -> (Vec<Sample>, Vec<Choice>) {
+    let text = std::fs::read_to_string(path).expect("read the samples file");
+    let (mut samples, mut choices) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let mut parts = line.split(' ');
+        let kind = parts.next();
+        let held_out = parts.next() == Some("1");
+        match kind {
+            Some("S") => {
+                let result = parts.next().and_then(|r| r.parse().ok()).expect("a result");
+                let values: Vec<i32> = parts.map(|v| v.parse().expect("a feature")).collect();
+                let f = values.try_into().expect("every feature");
+                samples.push(Sample {
+                    f,
+                    result,
+                    held_out,
+                });
+            }
+            Some("C") => {
+                let candidates = parts
+                    .map(|p| {
+                        let (m, t) = p.split_once(',').expect("mine,theirs");
+                        (m.parse().expect("packed"), t.parse().expect("packed"))
+                    })
+                    .collect();
+                choices.push(Choice {
+                    candidates,
+                    held_out,
+                });
+            }
+            _ => panic!("unreadable line in {path}: {line}"),
+        }
     }
     (samples, choices)
 }
@@ -254,68 +330,97 @@ fn order_features((mine, theirs): (Packed, Packed)) -> Vec<(usize, f64)> {
         .collect()
 }
 
-/// The conditional logit of the chosen candidates (each choice's first), in logits per feature.
+/// The conditional logit of the chosen candidates (each choice's first), in logits per feature:
+/// Newton's method with step halving (some patterns, such as a four-three, are nearly always
+/// chosen, so the unregularised optimum lies far out).
 fn fit_order(choices: &[&Choice], ridge: f64) -> [f64; ORDER_FEATURES] {
-    let n = choices.len().max(1) as f64;
     let sparse: Vec<Vec<Vec<(usize, f64)>>> = choices
         .iter()
         .map(|c| c.candidates.iter().map(|&p| order_features(p)).collect())
         .collect();
     let mut w = [0f64; ORDER_FEATURES];
-    for round in 0..30 {
-        let mut grad = [0f64; ORDER_FEATURES];
-        let mut hess = [[0f64; ORDER_FEATURES]; ORDER_FEATURES];
-        let mut loss = 0.0;
-        for cands in &sparse {
-            let scores: Vec<f64> = cands
-                .iter()
-                .map(|f| f.iter().map(|&(i, v)| w[i] * v).sum())
-                .collect();
-            let top = scores.iter().copied().fold(f64::MIN, f64::max);
-            let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
-            let total: f64 = exp.iter().sum();
-            loss -= (exp[0] / total).ln();
-            let mut mean = [0f64; ORDER_FEATURES];
-            for (f, e) in cands.iter().zip(&exp) {
-                let p = e / total;
-                for &(i, v) in f {
-                    mean[i] += p * v;
-                    for &(j, u) in f {
-                        hess[i][j] += p * v * u;
-                    }
-                }
-            }
-            for i in 0..ORDER_FEATURES {
-                grad[i] += mean[i];
-                for j in 0..ORDER_FEATURES {
-                    hess[i][j] -= mean[i] * mean[j];
-                }
-            }
-            for &(i, v) in &cands[0] {
-                grad[i] -= v;
-            }
-        }
-        for i in 0..ORDER_FEATURES {
-            grad[i] = grad[i] / n + ridge * w[i];
-            for j in 0..ORDER_FEATURES {
-                hess[i][j] /= n;
-            }
-            hess[i][i] += ridge;
-        }
+    let (mut loss, mut grad, mut hess) = order_terms(&sparse, &w, ridge);
+    for round in 0..40 {
         let step = solve(hess, grad);
-        let size: f64 = step.iter().map(|d| d * d).sum::<f64>().sqrt();
-        for i in 0..ORDER_FEATURES {
-            w[i] -= step[i];
+        let mut t = 1.0;
+        let mut next = w;
+        let mut terms = None;
+        for _ in 0..30 {
+            next = std::array::from_fn(|i| w[i] - t * step[i]);
+            let trial = order_terms(&sparse, &next, ridge);
+            if trial.0 <= loss {
+                terms = Some(trial);
+                break;
+            }
+            t /= 2.0;
         }
-        eprintln!(
-            "order newton {round}: training log-loss {:.5}, step {size:.2e}",
-            loss / n
-        );
-        if size < 1e-7 {
+        let Some(trial) = terms else { break };
+        let size = t * step.iter().map(|d| d * d).sum::<f64>().sqrt();
+        w = next;
+        (loss, grad, hess) = trial;
+        eprintln!("order newton {round}: training loss {loss:.5}, step {size:.2e}");
+        if size < 1e-6 {
             break;
         }
     }
     w
+}
+
+/// The order fit's mean loss (negative log-likelihood of the chosen moves plus the ridge), its
+/// gradient and Hessian at `w`.
+#[allow(clippy::type_complexity)]
+fn order_terms(
+    sparse: &[Vec<Vec<(usize, f64)>>],
+    w: &[f64; ORDER_FEATURES],
+    ridge: f64,
+) -> (
+    f64,
+    [f64; ORDER_FEATURES],
+    [[f64; ORDER_FEATURES]; ORDER_FEATURES],
+) {
+    let n = sparse.len().max(1) as f64;
+    let mut grad = [0f64; ORDER_FEATURES];
+    let mut hess = [[0f64; ORDER_FEATURES]; ORDER_FEATURES];
+    let mut loss = 0.0;
+    for cands in sparse {
+        let scores: Vec<f64> = cands
+            .iter()
+            .map(|f| f.iter().map(|&(i, v)| w[i] * v).sum())
+            .collect();
+        let top = scores.iter().copied().fold(f64::MIN, f64::max);
+        let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+        let total: f64 = exp.iter().sum();
+        loss += total.ln() - (scores[0] - top);
+        let mut mean = [0f64; ORDER_FEATURES];
+        for (f, e) in cands.iter().zip(&exp) {
+            let p = e / total;
+            for &(i, v) in f {
+                mean[i] += p * v;
+                for &(j, u) in f {
+                    hess[i][j] += p * v * u;
+                }
+            }
+        }
+        for i in 0..ORDER_FEATURES {
+            grad[i] += mean[i];
+            for j in 0..ORDER_FEATURES {
+                hess[i][j] -= mean[i] * mean[j];
+            }
+        }
+        for &(i, v) in &cands[0] {
+            grad[i] -= v;
+        }
+    }
+    let mut penalty = 0.0;
+    for i in 0..ORDER_FEATURES {
+        grad[i] = grad[i] / n + ridge * w[i];
+        for j in 0..ORDER_FEATURES {
+            hess[i][j] /= n;
+        }
+        hess[i][i] += ridge;
+        penalty += ridge / 2.0 * w[i] * w[i];
+    }
+    (loss / n + penalty, grad, hess)
 }
 
 /// How often order weights `w` put the chosen move first, and its mean rank (1 = first; ties
@@ -500,11 +605,11 @@ fn order_file(
         "# Gomoku move-order weights (see src/search/gomoku/eval.rs), hundredths of a logit: a\n\
          # candidate cell's value is the side to move's class and level weights of its stone there\n\
          # plus the opponent's. Fitted to the engine's choices by: cargo run --release --bin\n\
-         # fit-gomoku-eval -- --games {} --nodes {} --ridge {} --write\n\
+         # fit-gomoku-eval -- --games {} --nodes {} --order-ridge {} --write\n\
          # {choices} training choices; held out: chosen move first {:.1}%, mean rank {rank:.2}.\n",
         args.games,
         args.nodes,
-        args.ridge,
+        args.order_ridge,
         first * 100.0
     );
     for (name, v) in eval::order_feature_names().iter().zip(w) {

@@ -18,8 +18,9 @@
 //! and plays the plain window engine above), the search also gets:
 //! - **per-cell pattern codes**: the threat board (kept in step with this board) holds, for every
 //!   empty cell and colour, the four line levels a stone there makes (closed two … five, one
-//!   table lookup per touched line; see [`pattern`]). Moves are ordered by a table over both
-//!   colours' packed levels (double fours, four-threes and three-threes first);
+//!   table lookup per touched line; see [`pattern`]). Moves are ordered by the class and level
+//!   weights of both colours' packed levels on the cell ([`eval::move_order`], fitted to the
+//!   engine's own choices);
 //! - **a fitted evaluation** ([`eval`]): live windows by stone count, cells by pattern class and
 //!   line level (summed incrementally by the threat board) and the side to move's combinations,
 //!   each side with its own weights, fitted to self-play results by `fit-gomoku-eval`;
