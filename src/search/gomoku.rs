@@ -18,20 +18,24 @@
 //! and plays the plain window engine above), the search also gets:
 //! - **per-cell pattern codes**: the threat board (kept in step with this board) holds, for every
 //!   empty cell and colour, the four line levels a stone there makes (closed two … five, one
-//!   table lookup per touched line; see [`pattern`]). Moves are ordered by a table over both
-//!   colours' packed levels (double fours, four-threes and three-threes first), and the cells'
-//!   pattern values ([`pattern::CELL_EVAL`], summed incrementally) join the window points in the
-//!   evaluation;
+//!   table lookup per touched line; see [`pattern`]). Moves are ordered by the class and level
+//!   weights of both colours' packed levels on the cell ([`eval::move_order`], fitted to the
+//!   engine's own choices);
+//! - **a fitted evaluation** ([`eval`]): live windows by stone count, cells by pattern class and
+//!   line level (summed incrementally by the threat board) and the side to move's combinations,
+//!   each side with its own weights, fitted to self-play results by `fit-gomoku-eval`;
 //! - **a four at the horizon is searched**, not scored ([`Board::extend_leaf`]): a leaf where the
 //!   opponent has a five point goes one more ply (the block), so a last-ply four no longer counts
 //!   as if it stood;
 //! - **decided leaves**: a side to move with a square giving two five points (an open three or a
 //!   double-four setup) while the opponent has no five point wins in three plies — a proof;
 //! - **combinations at the leaf**: a four-three or three-three square of the side to move, read
-//!   from the windows by line direction, is worth most of a win when the opponent has no four to
-//!   gain time with (`COMBO_WIN`);
+//!   from the windows by line direction, is a feature of the fitted evaluation, apart for an
+//!   opponent with and without a four to gain time with;
 //! - **late move reductions** (`LMR`) and, at threatened nodes, only the forced defences
 //!   (see [`hooks`](super::threats::hooks)).
+
+pub mod eval;
 
 use std::sync::OnceLock;
 
@@ -163,6 +167,9 @@ pub struct GomokuBoard {
     counts: Vec<[u8; 2]>,
     /// Pattern points of (black, white).
     points: [i32; 2],
+    /// Per side, its live windows (none of the other colour's stones) by how many of its stones
+    /// they hold (index 0 unused).
+    live: [[i32; 6]; 2],
     /// Per side, per cell: ordering value from that side's live windows.
     value: [Vec<i32>; 2],
     /// Stones within two cells (Chebyshev) of each cell.
@@ -214,6 +221,7 @@ impl GomokuBoard {
             cells: vec![0; size * size],
             counts: vec![[0; 2]; geo.windows.len()],
             points: [0; 2],
+            live: [[0; 6]; 2],
             value: [vec![0; size * size], vec![0; size * size]],
             near: vec![0; size * size],
             fours: [Vec::new(), Vec::new()],
@@ -281,11 +289,14 @@ impl GomokuBoard {
             // Live for `s` before and after: its count moves by one.
             let (from, to) = if add { (ks, ks + 1) } else { (ks, ks - 1) };
             self.points[s] += VALUE[to] - VALUE[from];
+            self.live[s][from] -= 1;
+            self.live[s][to] += 1;
             self.add_value(w, s, ORDER[to] - ORDER[from]);
         } else if (add && ks == 0) || (!add && ks == 1) {
             // Live for the other side on one side of the change, dead on the other.
             let sign = if add { -1 } else { 1 };
             self.points[o] += sign * VALUE[ko];
+            self.live[o][ko] += sign;
             self.add_value(w, o, sign * ORDER[ko]);
         }
     }
@@ -509,14 +520,116 @@ impl GomokuBoard {
         (false, false)
     }
 
-    /// The cells' pattern values for the side to move (see [`pattern::CELL_EVAL`]), kept by the
-    /// threat board; 0 without it (the baseline).
-    fn pattern_term(&mut self) -> i32 {
-        let (sm, st) = sides(self.side);
-        match self.threat_board() {
-            Some(t) => (t.pattern_eval(sm) * 5 / 4 - t.pattern_eval(st)) * PATTERN_WEIGHT / 16,
-            None => 0,
+    /// The combination feature of the side to move ([`eval::FOUR_THREE_QUIET`] …), if it has a
+    /// four-three or three-three square and the opponent (with `them_fives` five points) has
+    /// none: quiet when the opponent has no four to gain time with (a block of the four cannot
+    /// touch the three on the other line), contested otherwise.
+    fn combination_feature(&self, them_fives: usize) -> Option<usize> {
+        if them_fives != 0 {
+            return None;
         }
+        let (four_three, three_three) = self.combinations(self.side);
+        if !four_three && !three_three {
+            return None;
+        }
+        let quiet = !self.can_four(1 - self.side);
+        Some(match (four_three, quiet) {
+            (true, true) => eval::FOUR_THREE_QUIET,
+            (false, true) => eval::THREE_THREE_QUIET,
+            (true, false) => eval::FOUR_THREE_CONTESTED,
+            (false, false) => eval::THREE_THREE_CONTESTED,
+        })
+    }
+
+    /// The fitted evaluation ([`eval`]) from the side to move's view, with the combination
+    /// feature `combo`: the window counts kept by this board, the cell values kept by the threat
+    /// board.
+    fn fitted_score(&mut self, combo: Option<usize>) -> i32 {
+        let w = eval::weights();
+        let (me, them) = (self.side, 1 - self.side);
+        let mut v = w[eval::TEMPO] + combo.map_or(0, |c| w[c]);
+        for k in 1..=eval::WINDOW_COUNTS {
+            v += w[eval::MOVER + eval::WINDOWS_AT + k - 1] * self.live[me][k]
+                + w[eval::OPPONENT + eval::WINDOWS_AT + k - 1] * self.live[them][k];
+        }
+        let (sm, st) = sides(me);
+        match self.threat_board() {
+            Some(t) => v + t.pattern_eval(sm, true) + t.pattern_eval(st, false),
+            None => v,
+        }
+    }
+
+    /// The candidate moves the search orders by their cell patterns ([`eval::move_order`]):
+    /// each empty cell within two of a stone with its packed line levels for the side to move
+    /// and for the opponent. False (and `out` empty) where the moves are not ordered so: the game
+    /// is over, either side has a five point, or there is no threat board (the baseline).
+    pub fn candidate_patterns(
+        &mut self,
+        out: &mut Vec<(Move, pattern::Packed, pattern::Packed)>,
+    ) -> bool {
+        out.clear();
+        let (me, them) = (self.side, 1 - self.side);
+        if self.threats.is_none()
+            || self.winner.is_some()
+            || self.stones == 0
+            || self.wins(me).1 > 0
+            || self.wins(them).1 > 0
+        {
+            return false;
+        }
+        self.threat_board();
+        let Some(t) = self.threats.as_deref() else {
+            return false;
+        };
+        let (sm, st) = sides(me);
+        for c in (0..self.cells.len()).filter(|&c| self.near[c] != 0 && self.cells[c] == 0) {
+            let sq = t.sq_of(c);
+            out.push((Move::at(c), t.packed(sq, sm), t.packed(sq, st)));
+        }
+        true
+    }
+
+    /// The fitted evaluation's features of this position (side to move's view), counted afresh,
+    /// or `None` where the evaluation does not use them: the game is over, either side has a
+    /// five point, the side to move has a double-four square (all decided or searched further),
+    /// or there is no threat board (the baseline). The evaluation of a position with features is
+    /// their dot product with [`eval::weights`] (a test checks it).
+    pub fn eval_features(&mut self) -> Option<[i32; eval::FEATURES]> {
+        let (me, them) = (self.side, 1 - self.side);
+        if self.threats.is_none()
+            || self.winner.is_some()
+            || self.wins(me).1 > 0
+            || self.wins(them).1 > 0
+            || self.has_double_four(me)
+        {
+            return None;
+        }
+        let mut f = [0; eval::FEATURES];
+        f[eval::TEMPO] = 1;
+        for cnt in &self.counts {
+            for (s, base) in [(me, eval::MOVER), (them, eval::OPPONENT)] {
+                let k = cnt[s] as usize;
+                if cnt[1 - s] == 0 && (1..=eval::WINDOW_COUNTS).contains(&k) {
+                    f[base + eval::WINDOWS_AT + k - 1] += 1;
+                }
+            }
+        }
+        if let Some(c) = self.combination_feature(0) {
+            f[c] = 1;
+        }
+        self.threat_board();
+        let t = self.threats.as_deref()?;
+        let (sm, st) = sides(me);
+        for c in (0..self.cells.len()).filter(|&c| self.cells[c] == 0) {
+            let sq = t.sq_of(c);
+            let (mover, opponent) = (
+                eval::MOVER + eval::CLASSES_AT..eval::OPPONENT,
+                eval::OPPONENT + eval::CLASSES_AT..eval::COMBOS,
+            );
+            eval::add_pattern_features(t.packed(sq, sm), &mut f[mover]);
+            eval::add_pattern_features(t.packed(sq, st), &mut f[opponent]);
+        }
+        Some(f)
     }
 
     /// Whether side `s` has any window one stone short of a four (a move that makes a four).
@@ -554,39 +667,13 @@ impl GomokuBoard {
     }
 }
 
-/// Ordering value of what a stone makes along one line, by [`pattern::level`].
-const LINE_ORDER: [i32; 8] = [0, 4, 12, 16, 80, 90, 1_000, 20_000];
-/// Ordering value of a cell's combination, by [`pattern::cell_class`]: the double four and the
-/// four-three win, the three-three nearly.
-const CLASS_ORDER: [i32; 13] = [0, 0, 0, 0, 10, 0, 30, 400, 0, 30, 800, 1_000, 0];
-
-/// The ordering value of a stone of one colour on a cell: each line's value plus its
-/// combination's.
-static SIDE_ORDER: [i32; 4096] = {
-    let mut t = [0i32; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        let mut v = CLASS_ORDER[pattern::cell_class(i as u16) as usize];
-        let mut d = 0;
-        while d < 4 {
-            v += LINE_ORDER[(i >> (3 * d)) & 7];
-            d += 1;
-        }
-        t[i] = v;
-        i += 1;
-    }
-    t
-};
-
 /// The ordering value of an empty cell from its packed line levels for the side to move
-/// (`mine`) and for the opponent (`theirs`: the value of taking the cell away).
+/// (`mine`) and for the opponent (`theirs`: the value of taking the cell away), by the fitted
+/// move-order weights ([`eval::move_order`]).
 #[inline]
-fn pattern_order(mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
-    SIDE_ORDER[mine as usize] + SIDE_ORDER[theirs as usize] * 4 / 5
+fn pattern_order(order: &eval::CellValues, mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
+    order.by_role[0][mine as usize] + order.by_role[1][theirs as usize]
 }
-
-/// The weight (in sixteenths) of the cells' pattern values beside the window points.
-const PATTERN_WEIGHT: i32 = 16;
 
 /// (side to move, opponent) of a side index.
 #[inline]
@@ -597,10 +684,6 @@ fn sides(me: usize) -> (Side, Side) {
         (Side::White, Side::Black)
     }
 }
-
-/// Leaf value of a four-three for the side to move when the opponent has no four (half that
-/// for a three-three; an eighth and a sixteenth when the opponent has fours to gain time).
-const COMBO_WIN: i32 = 8_000;
 
 /// Late move reductions: from the fourth move on, at nodes three or more plies from the horizon
 /// (measured against no reductions: 29–15 in 44 games of 200 ms turns).
@@ -788,12 +871,13 @@ impl Board for GomokuBoard {
             self.threat_board();
             let t = self.threats.as_deref().expect("threat board");
             let (sm, st) = sides(me);
+            let order = eval::move_order();
             for c in 0..self.cells.len() {
                 if self.near[c] != 0 && self.cells[c] == 0 {
                     let sq = t.sq_of(c);
                     out.push(Scored {
                         mv: Move::at(c),
-                        score: pattern_order(t.packed(sq, sm), t.packed(sq, st)),
+                        score: pattern_order(order, t.packed(sq, sm), t.packed(sq, st)),
                     });
                 }
             }
@@ -839,22 +923,12 @@ impl Board for GomokuBoard {
                 return win;
             }
         }
-        let mut combo = 0;
-        if self.threats.is_some() && them_fives == 0 {
-            // The side to move's combinations: decisive when the opponent has no four to
-            // interpose (a block of the four cannot touch the three on the other line).
-            let (four_three, three_three) = self.combinations(me);
-            let quiet = !self.can_four(them);
-            combo = match (four_three, three_three, quiet) {
-                (true, _, true) => COMBO_WIN,
-                (false, true, true) => COMBO_WIN / 2,
-                (true, _, false) => COMBO_WIN / 8,
-                (false, true, false) => COMBO_WIN / 16,
-                _ => 0,
-            };
-        }
-        let mut v = self.points[me] * 5 / 4 - self.points[them] + combo;
-        v += self.pattern_term();
+        let v = if self.threats.is_some() {
+            let combo = self.combination_feature(them_fives);
+            self.fitted_score(combo)
+        } else {
+            self.points[me] * 5 / 4 - self.points[them]
+        };
         v.clamp(-CAP, CAP)
     }
 
@@ -949,6 +1023,8 @@ mod tests {
             let fresh = g.board();
             assert_eq!(b.hash, g.hash());
             assert_eq!(b.points, fresh.points);
+            assert_eq!(b.live[0][1..], fresh.live[0][1..]);
+            assert_eq!(b.live[1][1..], fresh.live[1][1..]);
             assert_eq!(b.counts, fresh.counts);
             assert_eq!(b.value, fresh.value);
             assert_eq!(b.near, fresh.near);
@@ -968,7 +1044,12 @@ mod tests {
                 }
             }
             for side in [crate::game::Side::Black, crate::game::Side::White] {
-                assert_eq!(t.pattern_eval(side), ft.pattern_eval(side));
+                for as_mover in [true, false] {
+                    assert_eq!(
+                        t.pattern_eval(side, as_mover),
+                        ft.pattern_eval(side, as_mover)
+                    );
+                }
             }
             if !over
                 && t.probe_five(t.side()).is_none()
@@ -1048,19 +1129,53 @@ mod tests {
         let g = position(&["f8", "a1", "g8", "o1", "h9", "a15", "h10", "o15"]);
         let mut b = g.board();
         assert_eq!(b.combinations(0), (false, true));
-        // Black to move, white has no four: the three-three is worth half a combination win.
-        let plain = {
-            let mut p = g.board();
-            p.disable_exact_answers();
-            p.evaluate(2)
-        };
-        let v = b.evaluate(2);
-        let patterns = b.pattern_term();
-        assert_eq!(
-            v,
-            (plain + patterns + COMBO_WIN / 2).clamp(-CAP, CAP),
-            "{v} {plain}"
-        );
+        // Black to move, white has no four: the quiet three-three feature, in the evaluation.
+        let f = b.eval_features().expect("an undecided position");
+        assert_eq!(f[eval::THREE_THREE_QUIET], 1);
+        assert_eq!(f[eval::FOUR_THREE_QUIET] + f[eval::FOUR_THREE_CONTESTED], 0);
+        assert_eq!(b.evaluate(2), fitted(&f));
+    }
+
+    /// The fitted evaluation of a feature vector: the dot product with the built-in weights.
+    fn fitted(f: &[i32; eval::FEATURES]) -> i32 {
+        let w = eval::weights();
+        let v: i32 = f.iter().zip(w).map(|(a, b)| a * b).sum();
+        v.clamp(-CAP, CAP)
+    }
+
+    #[test]
+    fn the_evaluation_is_the_features_dot_the_weights() {
+        let mut g = Gomoku::default();
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for step in 0..400 {
+            let mut v = Vec::new();
+            g.legal_moves(&mut v);
+            if v.is_empty() || g.outcome().is_some() || step % 60 == 59 {
+                g = Gomoku::default();
+                continue;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            // stay near the centre so that lines form
+            let near: Vec<Move> = v
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let c = m.cell().expect("a cell");
+                    (c % 15).abs_diff(7) <= 3 && (c / 15).abs_diff(7) <= 3
+                })
+                .collect();
+            let pool = if near.is_empty() { &v } else { &near };
+            g.play(pool[(rng % pool.len() as u64) as usize]);
+            let mut b = g.board();
+            if let Some(f) = b.eval_features() {
+                assert_eq!(b.evaluate(3), fitted(&f), "after {step} moves");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]

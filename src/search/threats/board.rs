@@ -7,8 +7,9 @@
 //! colour has a bit set of the empty cells where its stone would make a five, a four or a three —
 //! so finding every threat on the board walks those few cells instead of the whole board.
 //! The same refresh keeps each empty cell's four line [levels](super::pattern::level) per colour,
-//! packed, and per colour the sum of the cells' [pattern values](super::pattern::CELL_EVAL): the
-//! engine's move ordering and evaluation read them (see [`GomokuBoard`](crate::search::gomoku::GomokuBoard)).
+//! packed, and per colour the sums of the cells' [fitted values](crate::search::gomoku::eval::CellValues)
+//! as the side to move and as the opponent: the engine's move ordering and evaluation read them
+//! (see [`GomokuBoard`](crate::search::gomoku::GomokuBoard)).
 //!
 //! The Zobrist hash is kept with the game's own keys and the same update rule as
 //! [`Gomoku`] (stone key XOR side key per move), so a position reached
@@ -18,6 +19,7 @@
 use super::pattern::{self, BLACK, FIVE, FIVE_POINTS, PatternTable, THREE, WALL, WHITE};
 use crate::game::gomoku::{Gomoku, LINE_DIRECTIONS, Rule};
 use crate::game::{Cell, Game, Move, Side};
+use crate::search::gomoku::eval::CellValues;
 use crate::zobrist::Keys;
 
 /// Wall cells around the board: line keys reach five cells out.
@@ -51,8 +53,10 @@ pub struct ThreatBoard {
     /// Per colour and square: the four line [`pattern::level`]s of its stone there, packed
     /// ([`pattern::Packed`]; 0 on stones and walls).
     packed: [Vec<pattern::Packed>; 2],
-    /// Per colour: the sum of [`pattern::CELL_EVAL`] over the empty squares.
-    eval: [i32; 2],
+    /// The fitted per-cell values of the evaluation, by role (side to move, opponent).
+    values: &'static CellValues,
+    /// Per colour and role: the sum of [`CellValues`] over the empty squares.
+    eval: [[i32; 2]; 2],
 }
 
 impl ThreatBoard {
@@ -107,7 +111,8 @@ impl ThreatBoard {
             summary: std::array::from_fn(|_| vec![0; squares]),
             threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
             packed: std::array::from_fn(|_| vec![0; squares]),
-            eval: [0; 2],
+            values: CellValues::built_in(),
+            eval: [[0; 2]; 2],
         };
         for y in 0..size {
             for x in 0..size {
@@ -138,8 +143,9 @@ impl ThreatBoard {
                 let was = self.packed[c][p];
                 let now = was & !(7 << (3 * d)) | (ln as u16) << (3 * d);
                 self.packed[c][p] = now;
-                self.eval[c] += i32::from(pattern::CELL_EVAL[now as usize])
-                    - i32::from(pattern::CELL_EVAL[was as usize]);
+                for (role, table) in self.values.by_role.iter().enumerate() {
+                    self.eval[c][role] += table[now as usize] - table[was as usize];
+                }
             }
             let v = self.summary[c][p] - contribution(old) + contribution(e);
             self.summary[c][p] = v;
@@ -159,7 +165,9 @@ impl ThreatBoard {
             for d in 0..4 {
                 self.entries[c][d][p] = 0;
             }
-            self.eval[c] -= i32::from(pattern::CELL_EVAL[self.packed[c][p] as usize]);
+            for (role, table) in self.values.by_role.iter().enumerate() {
+                self.eval[c][role] -= table[self.packed[c][p] as usize];
+            }
             self.packed[c][p] = 0;
             self.summary[c][p] = 0;
             self.threats[c][p / 64] &= !(1u64 << (p % 64));
@@ -362,10 +370,11 @@ impl ThreatBoard {
         self.packed[side.index()][sq as usize]
     }
 
-    /// The pattern evaluation of `side`: [`pattern::CELL_EVAL`] summed over the empty squares.
+    /// The pattern evaluation of `side`'s empty cells: [`CellValues`] summed over the empty
+    /// squares, with the side-to-move weights (`as_mover`) or the opponent's.
     #[inline]
-    pub fn pattern_eval(&self, side: Side) -> i32 {
-        self.eval[side.index()]
+    pub fn pattern_eval(&self, side: Side, as_mover: bool) -> i32 {
+        self.eval[side.index()][usize::from(!as_mover)]
     }
 
     /// What a stone of `side` on the empty `sq` makes: summed over the four directions.

@@ -260,33 +260,6 @@ pub const fn cell_class(packed: Packed) -> u8 {
     }
 }
 
-/// Per cell class, its value in the evaluation (summed over the empty cells of each colour).
-pub const CLASS_EVAL: [i32; 13] = [0, 4, 5, 10, 12, 24, 30, 60, 28, 40, 90, 120, 150];
-/// Per line level, its value in the evaluation.
-pub const LINE_EVAL: [i32; 8] = [0, 1, 3, 3, 8, 9, 20, 30];
-
-/// The evaluation value of a packed cell: its class plus its lines.
-const fn cell_eval(packed: Packed) -> i32 {
-    let mut v = CLASS_EVAL[cell_class(packed) as usize];
-    let mut d = 0;
-    while d < 4 {
-        v += LINE_EVAL[((packed >> (3 * d)) & 7) as usize];
-        d += 1;
-    }
-    v
-}
-
-/// [`cell_eval`] of every packed cell.
-pub static CELL_EVAL: [i16; 4096] = {
-    let mut t = [0i16; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        t[i] = cell_eval(i as Packed) as i16;
-        i += 1;
-    }
-    t
-};
-
 /// The base-3 index of the eight cells at offsets −4…−1, 1…4 of a key (0 empty, 1 own, 2 other;
 /// walls count as the other colour): the cells the lesser grades read.
 fn near_index(key: u32) -> usize {
