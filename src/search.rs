@@ -1234,13 +1234,6 @@ impl<G: Searchable> Searcher<G> {
         alpha: i32,
         beta: i32,
     ) {
-        let bound = if best <= alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
         if best > alpha && !best_move.is_none() {
             self.pv[ply].clear();
             self.pv[ply].push(best_move);
@@ -1249,6 +1242,30 @@ impl<G: Searchable> Searcher<G> {
         if best >= beta && best_move != killers[0] {
             self.killers[ply] = [best_move, killers[0]];
         }
+        self.store_result(g, ply, 1, best, best_move, (alpha, beta), 0);
+    }
+
+    /// Stores a searched node's result: its bound against the window `(alpha, beta)` it was
+    /// searched with, its best move in the table's orientation, and `size` (the size class of
+    /// the subtree, 0 when not measured).
+    #[allow(clippy::too_many_arguments)]
+    fn store_result(
+        &mut self,
+        g: &G::Board,
+        ply: usize,
+        depth: i32,
+        best: i32,
+        best_move: Move,
+        (alpha, beta): (i32, i32),
+        size: u8,
+    ) {
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
         self.store(Entry {
             key: g.tt_key(),
             score: to_tt(best, ply),
@@ -1257,10 +1274,10 @@ impl<G: Searchable> Searcher<G> {
             } else {
                 g.move_to_tt(best_move)
             },
-            depth: 1,
+            depth: depth.clamp(0, 249) as u8,
             bound,
             age: 0,
-            size: 0,
+            size,
         });
     }
 
@@ -1345,26 +1362,8 @@ impl<G: Searchable> Searcher<G> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.store(Entry {
-            key: g.tt_key(),
-            score: to_tt(best, ply),
-            mv: if best_move.is_none() {
-                best_move
-            } else {
-                g.move_to_tt(best_move)
-            },
-            depth: depth.clamp(0, 249) as u8,
-            bound,
-            age: 0,
-            size: size_class(self.nodes - before),
-        });
+        let size = size_class(self.nodes - before);
+        self.store_result(g, ply, depth, best, best_move, (alpha0, beta), size);
         best
     }
 }
