@@ -187,6 +187,9 @@ pub const SOLVER_EMPTIES: u32 = 16;
 pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
 pub const HANDOVER_GAP: i32 = 8;
+/// The share of a timed search's budget that must be left for iterative deepening to start
+/// another iteration (see [`Board::next_iteration`]).
+pub const NEXT_ITERATION_TIME_LEFT: f64 = 0.3;
 /// The solver's own table (MiB), made on first use when the search's table reserves none for
 /// it (tables made by entry count: the bench).
 const SOLVER_MIB: usize = 4;
@@ -289,6 +292,13 @@ impl Board for OthelloBoard {
     // windows, so Othello searches with full windows.
     const ASPIRATION: Option<i32> = None;
     type Scratch = ();
+
+    /// Another iteration while 30% of the time is left (the default waits for 55%). With a
+    /// fixed budget a move (`nboard --move-ms`) the default left about half of it unused:
+    /// against NTest at depth 16 with 96 ms a move, xorboard thought 47 ms a move.
+    fn next_iteration(&self) -> f64 {
+        NEXT_ITERATION_TIME_LEFT
+    }
 
     fn enable_symmetry(&mut self) {
         let (black, white) = if self.side == 0 {
