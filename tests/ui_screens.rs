@@ -196,7 +196,7 @@ fn outcome(nodes: u64, replacements: u64) -> Outcome {
 fn compare_at_every_size() {
     for (w, h) in SIZES {
         let mut app = othello_midgame();
-        let mut plan = Plan::new(11, 16, 64);
+        let mut plan = Plan::new(13, 16, 64);
         plan.chart = Some(app.settings.policy);
         let mut v = CompareView::new(
             99,

@@ -22,12 +22,14 @@ pub const MAX_KIB: usize = 64 * 1024;
 
 /// The comparison's defaults for a game: (depth, table KiB). A 16 KiB table (1,024 slots)
 /// takes tens of times more stores than it has slots at these depths, where the best and the
-/// worst strategy differ clearly both from the start and in the midgame (worst ÷ best nodes,
-/// measured with `xorboard compare`: Othello 1.54 from the start, 1.36 after 19 moves; Gomoku
-/// 1.63 from the start, 1.82 after 7 moves), and a whole comparison takes a few seconds.
+/// worst strategy differ clearly both from the start and in the midgame, and a whole
+/// comparison takes well under a second. Worst ÷ best nodes, measured with `xorboard compare`:
+/// Othello at depth 13, 2.08 from the start, 2.94 after XOT `f5d6c4d3c2b3b4b5`, 5.22 after 19
+/// moves (Multi-ProbCut made depth 11 too small a search: 1.40, 2.35 and 1.13); Gomoku at
+/// depth 8, 2.14 from the start.
 pub fn defaults(kind: GameKind) -> (u32, usize) {
     match kind {
-        GameKind::Othello => (11, 16),
+        GameKind::Othello => (13, 16),
         GameKind::Gomoku => (8, 16),
     }
 }
