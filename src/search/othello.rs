@@ -69,6 +69,37 @@ pub fn pattern_evaluate(p: u64, o: u64) -> i32 {
     }
 }
 
+/// The pattern evaluation in centi-discs, for the opponent to move, of the position after
+/// `side` (to move in `(p, o)`, its indices in `ind`) plays `sq`, with `empties` left after it;
+/// the exact result when the game is over there. The opponent's view of the indices is derived
+/// into `view` without playing the move ([`Indices::view_after`]): move ordering and the last
+/// ply both score children this way.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn child_evaluation(
+    w: &Weights,
+    ind: &Indices,
+    side: usize,
+    p: u64,
+    o: u64,
+    sq: usize,
+    empties: u32,
+    view: &mut [u32; eval::N_FEATURES],
+) -> i32 {
+    let f = flips(sq, p, o);
+    let (np, no) = (p | f | (1 << sq), o ^ f);
+    let (opponent_moves, own_moves) = (moves(no, np), moves(np, no));
+    if opponent_moves | own_moves == 0 {
+        return final_centi(no, np);
+    }
+    ind.view_after(side, sq, f, side ^ 1, view);
+    let mobility = (
+        opponent_moves.count_ones() as i32,
+        own_moves.count_ones() as i32,
+    );
+    to_centi(w.eval_view(view, empties, mobility))
+}
+
 /// From this remaining depth on, moves are ordered by the pattern evaluation of their result
 /// (below it by square values and fastest first, as the baseline does). Measured on the bench
 /// positions at depth 11 (1M-entry table), nodes: evaluation ordering from depth 3, 22.56M; from
@@ -418,27 +449,17 @@ impl Board for OthelloBoard {
             });
             return Gen::Moves;
         }
-        if let Some((w, ind)) = &mut self.pattern
+        if let Some((w, ind)) = &self.pattern
             && depth >= ORDER_EVAL_DEPTH
         {
             // Order by the evaluation of the position each move leads to.
             let (w, side) = (*w, self.side);
             let n = (p | o).count_zeros() - 1;
+            let mut view = [0u32; eval::N_FEATURES];
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = flips(sq, p, o);
-                let (np, no) = (p | f | (1 << sq), o ^ f);
-                let (om, pm) = (moves(no, np), moves(np, no));
-                let child = if om | pm == 0 {
-                    final_centi(no, np)
-                } else {
-                    ind.play(side, sq, f);
-                    let mobility = (om.count_ones() as i32, pm.count_ones() as i32);
-                    let e = to_centi(w.eval_indices(ind, side ^ 1, n, mobility));
-                    ind.undo(side, sq, f);
-                    e
-                };
+                let child = child_evaluation(w, ind, side, p, o, sq, n, &mut view);
                 out.push(Scored {
                     mv: Move::at(sq),
                     score: -child,
@@ -512,16 +533,7 @@ impl Board for OthelloBoard {
         let mut best = (-super::INF, Move::NONE);
         for &(_, sq) in &order[..n] {
             let sq = sq as usize;
-            let f = flips(sq, p, o);
-            let (np, no) = (p | f | (1 << sq), o ^ f);
-            let (cm, om) = (moves(no, np), moves(np, no));
-            let child = if cm | om == 0 {
-                final_centi(no, np)
-            } else {
-                ind.view_after(side, sq, f, side ^ 1, &mut view);
-                let mobility = (cm.count_ones() as i32, om.count_ones() as i32);
-                to_centi(w.eval_view(&view, empties, mobility))
-            };
+            let child = child_evaluation(w, ind, side, p, o, sq, empties, &mut view);
             *nodes += 1;
             let v = -child;
             if v > best.0 {
