@@ -153,6 +153,9 @@ impl Engine {
             policy,
             check_bits.clamp(MIN_CHECK_BITS, MAX_CHECK_BITS),
         ));
+        // Touch every page now: the kernel zeroes a fresh page on its first write, which in the
+        // first searches cost up to ~120 ms (64 MiB; a 200 ms Gomoku turn answered in 291 ms).
+        table.clear();
         let shared = Arc::new(Shared {
             table: Mutex::new(table),
             stop: Mutex::new(Arc::new(AtomicBool::new(false))),
@@ -319,6 +322,7 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
                 let mut slot = shared.table.lock().unwrap_or_else(|e| e.into_inner());
                 let old = slot.clone();
                 let fresh = Arc::new(Table::new(mib, old.policy(), old.check_bits()));
+                fresh.clear(); // pages touched now, not in the next search (see `spawn`)
                 *slot = fresh.clone();
                 drop(slot);
                 drop(old);

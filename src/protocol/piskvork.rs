@@ -22,9 +22,10 @@
 //! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV.
 //!
 //! Time: a turn's clock starts when the command line arrives (for a position, the `BOARD` line). The search gets
-//! `min(0.9·timeout_turn − margin, time_left / 20)` (at least 5 ms; the margin is a twentieth of the
-//! turn, at most 30 ms), and the driver stops it at that deadline if it still runs (the rest of
-//! the turn covers the engine's reaction to the stop and a loaded machine); `timeout_turn 0` means as fast as possible (20 ms). Memory: the
+//! `min(0.93·timeout_turn − margin, time_left / 20)` (at least 5 ms; the margin is a twentieth of
+//! the turn, at most 30 ms: 176 ms of a 200 ms turn), and the driver stops it at that deadline if
+//! it still runs (the rest of the turn covers the engine's reaction to the stop and a loaded
+//! machine: answers measured by the referee took at most ~195 ms); `timeout_turn 0` means as fast as possible (20 ms). Memory: the
 //! hash table gets `max_memory − 24 MiB`, at most the `--hash` size.
 
 use std::time::{Duration, Instant};
@@ -164,7 +165,7 @@ impl Piskvork {
             FAST_MS
         } else {
             let margin = (self.timeout_turn / 20).min(30);
-            (self.timeout_turn * 9 / 10).saturating_sub(margin)
+            (self.timeout_turn * 93 / 100).saturating_sub(margin)
         };
         if let Some(left) = self.match_time_left() {
             ms = ms.min(left / MATCH_SHARE);
@@ -647,11 +648,11 @@ mod tests {
     fn time_budget_honours_turn_and_match() {
         let mut s = Piskvork::new(Keys::default_keys(), 64);
         s.line("INFO timeout_turn 1000", Instant::now());
-        assert_eq!(s.budget(), Duration::from_millis(870));
+        assert_eq!(s.budget(), Duration::from_millis(900));
         s.line("INFO time_left 4000", Instant::now());
         assert_eq!(s.budget(), Duration::from_millis(200));
         s.line("INFO time_left 2147483647", Instant::now());
-        assert_eq!(s.budget(), Duration::from_millis(870));
+        assert_eq!(s.budget(), Duration::from_millis(900));
         s.line("INFO timeout_turn 0", Instant::now());
         assert_eq!(s.budget(), Duration::from_millis(FAST_MS));
     }

@@ -742,9 +742,11 @@ impl Board for GomokuBoard {
     fn detach_scratch(&mut self) -> Self::Scratch {
         self.scratch.take()
     }
-    /// Another iteration while 35% of the time is left (the baseline keeps the default).
+    /// Another iteration while 15% of the time is left (the baseline keeps the default): an
+    /// iteration cut short still plays the best move it found, and with 35% the engine thought
+    /// only 95–125 ms of a 170 ms budget.
     fn next_iteration(&self) -> f64 {
-        if self.threats.is_some() { 0.35 } else { 0.55 }
+        if self.threats.is_some() { 0.15 } else { 0.55 }
     }
 
     fn read_options(&mut self, options: &SearchOptions) {
