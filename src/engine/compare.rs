@@ -26,11 +26,12 @@ pub const MAX_KIB: usize = 64 * 1024;
 /// comparison takes well under a second. Worst ÷ best nodes, measured with `xorboard compare`:
 /// Othello at depth 13, 2.08 from the start, 2.94 after XOT `f5d6c4d3c2b3b4b5`, 5.22 after 19
 /// moves (Multi-ProbCut made depth 11 too small a search: 1.40, 2.35 and 1.13); Gomoku at
-/// depth 8, 2.14 from the start.
+/// depth 9, 1.29 from the start and 1.29 after `h8 i9 h9 h10 g8 i8 i10` (with 12 candidates a
+/// node, depth 8 gave 1.40 and 1.15 at only 3.4× pressure after those moves).
 pub fn defaults(kind: GameKind) -> (u32, usize) {
     match kind {
         GameKind::Othello => (13, 16),
-        GameKind::Gomoku => (8, 16),
+        GameKind::Gomoku => (9, 16),
     }
 }
 
