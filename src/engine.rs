@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError, bounded, unbounded};
 
 pub mod compare;
 
@@ -284,9 +284,17 @@ impl Engine {
         self.reports.try_recv().ok()
     }
 
-    /// The next report, waiting at most `d`.
+    /// The next report, waiting at most `d`. If the worker thread is gone (it panicked), an
+    /// [`Report::Error`] saying so, at once: a caller polling for a search's end must not wait
+    /// (or spin) forever for a report that cannot come.
     pub fn recv_timeout(&self, d: Duration) -> Option<Report> {
-        self.reports.recv_timeout(d).ok()
+        match self.reports.recv_timeout(d) {
+            Ok(r) => Some(r),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                Some(Report::Error("the engine thread has stopped".into()))
+            }
+        }
     }
 
     /// (policy, MiB, check bits) of the current table.

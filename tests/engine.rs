@@ -86,3 +86,16 @@ fn a_new_search_replaces_the_running_one_and_settings_apply() {
         "a new table starts its own count"
     );
 }
+
+#[test]
+fn a_stopped_worker_is_reported_instead_of_waited_for() {
+    // After `Quit` the worker thread ends: a caller waiting for a search's report gets an
+    // error naming that, not a silent timeout it would poll again forever.
+    let e = Engine::spawn(1, Policy::TwoTier, 64);
+    e.send(xorboard::engine::Command::Quit);
+    let report = e.recv_timeout(GUARD);
+    assert!(
+        matches!(&report, Some(Report::Error(m)) if m.contains("stopped")),
+        "{report:?}"
+    );
+}
