@@ -1011,13 +1011,7 @@ impl<G: Searchable> Searcher<G> {
             return best;
         }
         root[..=best_i].rotate_right(1);
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of_window(best, alpha0, beta);
         let e = Entry {
             key: g.tt_key(),
             score: to_tt(best, 0),
@@ -1138,13 +1132,7 @@ impl<G: Searchable> Searcher<G> {
                 &mut self.nodes,
             )
         {
-            let bound = if s <= alpha {
-                Bound::Upper
-            } else if s >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of_window(s, alpha, beta);
             self.store(Entry {
                 key,
                 score: to_tt(s, ply),
@@ -1259,13 +1247,7 @@ impl<G: Searchable> Searcher<G> {
         (alpha, beta): (i32, i32),
         size: u8,
     ) {
-        let bound = if best <= alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of_window(best, alpha, beta);
         self.store(Entry {
             key: g.tt_key(),
             score: to_tt(best, ply),

@@ -62,6 +62,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a fail-soft `score` from a search of the window `(alpha, beta)` proves: at most
+    /// the score when it is at or below `alpha`, at least when at or above `beta`, else exact.
+    pub fn of_window(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
     fn from_bits(b: u64) -> Option<Bound> {
         match b {
             1 => Some(Bound::Upper),

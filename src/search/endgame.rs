@@ -120,16 +120,9 @@ pub struct Solution {
     pub pv: Vec<Move>,
 }
 
-/// What a window search proved about the score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The score is exactly `score`.
-    Exact,
-    /// The score is at least `score` (≥ beta).
-    Lower,
-    /// The score is at most `score` (≤ alpha).
-    Upper,
-}
+/// What a window search proved about the score: the transposition tables' [`Bound`], whose
+/// [`Bound::of_window`] reads it off the window.
+pub use crate::tt::Bound;
 
 /// The result of [`Solver::solve_window`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -381,13 +374,7 @@ impl Solver {
         let (stats, nodes) = (t.table_stats, t.total_nodes());
         self.add_stats(&stats);
         let (score, best) = result?;
-        let bound = if score <= alpha {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of_window(score, alpha, beta);
         Ok(WindowSolution {
             score,
             bound,
