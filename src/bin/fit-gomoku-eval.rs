@@ -74,6 +74,9 @@ struct Sample {
     f: [i32; FEATURES],
     result: f64,
     held_out: bool,
+    /// The cells played from the empty board to this position (so its features can be counted
+    /// again by a later build with other features: `P` lines of a --save file).
+    cells: Vec<usize>,
 }
 
 /// One recorded choice: each candidate's (side to move's, opponent's) packed cell patterns, the
@@ -183,12 +186,12 @@ fn play_games(args: &Args) -> (Vec<Sample>, Vec<Choice>) {
 fn save(path: &str, samples: &[Sample], choices: &[Choice]) {
     let mut out = String::new();
     for s in samples {
-        let f: Vec<String> = s.f.iter().map(|v| v.to_string()).collect();
+        let cells: Vec<String> = s.cells.iter().map(|c| c.to_string()).collect();
         out.push_str(&format!(
-            "S {} {} {}\n",
+            "P {} {} {}\n",
             u8::from(s.held_out),
             s.result,
-            f.join(" ")
+            cells.join(",")
         ));
     }
     for c in choices {
@@ -219,7 +222,31 @@ fn load(path: &str) -> (Vec<Sample>, Vec<Choice>) {
                     f,
                     result,
                     held_out,
+                    cells: Vec::new(),
                 });
+            }
+            Some("P") => {
+                let result = parts.next().and_then(|r| r.parse().ok()).expect("a result");
+                let cells: Vec<usize> = parts
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .filter(|c| !c.is_empty())
+                    .map(|c| c.parse().expect("a cell"))
+                    .collect();
+                let mut g = Gomoku::default();
+                for &c in &cells {
+                    g.play(Move::at(c));
+                }
+                // this build's features of the position (none where it is not evaluated)
+                if let Some(f) = g.board().eval_features() {
+                    samples.push(Sample {
+                        f,
+                        result,
+                        held_out,
+                        cells,
+                    });
+                }
             }
             Some("C") => {
                 let candidates = parts
@@ -254,6 +281,7 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
         xorshift(&mut rng);
     }
     let mut g = Gomoku::default();
+    let mut cells: Vec<usize> = Vec::new();
     let opening = 2 + (xorshift(&mut rng) % 5) as usize;
     while g.stones() < opening {
         let (x, y) = (
@@ -263,6 +291,7 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
         let c = g.index(x, y);
         if g.cells()[c] == xorboard::game::Cell::Empty {
             g.play(Move::at(c));
+            cells.push(c);
         }
     }
     let stop = AtomicBool::new(false);
@@ -273,13 +302,13 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
         ..Limits::default()
     };
     let held_out = index.is_multiple_of(10);
-    let mut recorded: Vec<([i32; FEATURES], Side)> = Vec::new();
+    let mut recorded: Vec<([i32; FEATURES], Side, Vec<usize>)> = Vec::new();
     let mut choices = Vec::new();
     let mut candidates = Vec::new();
     while g.outcome().is_none() {
         let mut board = g.board();
         if let Some(f) = board.eval_features() {
-            recorded.push((f, g.side_to_move()));
+            recorded.push((f, g.side_to_move(), cells.clone()));
         }
         let ordered = board.candidate_patterns(&mut candidates);
         let best = searcher
@@ -297,6 +326,7 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
             });
         }
         g.play(best);
+        cells.extend(best.cell());
     }
     let winner = match g.outcome() {
         Some(Outcome::Win(s)) => Some(s),
@@ -304,7 +334,7 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
     };
     let samples = recorded
         .into_iter()
-        .map(|(f, side)| Sample {
+        .map(|(f, side, cells)| Sample {
             f,
             result: match winner {
                 Some(w) if w == side => 1.0,
@@ -312,6 +342,7 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
                 None => 0.5,
             },
             held_out,
+            cells,
         })
         .collect();
     (samples, choices)

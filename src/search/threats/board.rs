@@ -57,7 +57,20 @@ pub struct ThreatBoard {
     values: &'static CellValues,
     /// Per colour and role: the sum of [`CellValues`] over the empty squares.
     eval: [[i32; 2]; 2],
+    /// Per colour: its empty squares by [`pattern::cell_class`] (index 0 not kept).
+    classes: [[u16; 13]; 2],
 }
+
+/// [`pattern::cell_class`] of every packed value.
+static CLASS: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        t[i] = pattern::cell_class(i as pattern::Packed);
+        i += 1;
+    }
+    t
+};
 
 impl ThreatBoard {
     /// The position of `game` (side to move, stones, hash).
@@ -113,6 +126,7 @@ impl ThreatBoard {
             packed: std::array::from_fn(|_| vec![0; squares]),
             values: CellValues::built_in(),
             eval: [[0; 2]; 2],
+            classes: [[0; 13]; 2],
         };
         for y in 0..size {
             for x in 0..size {
@@ -146,6 +160,11 @@ impl ThreatBoard {
                 for (role, table) in self.values.by_role.iter().enumerate() {
                     self.eval[c][role] += table[now as usize] - table[was as usize];
                 }
+                let (cw, cn) = (CLASS[was as usize], CLASS[now as usize]);
+                if cw != cn {
+                    self.classes[c][cw as usize] = self.classes[c][cw as usize].wrapping_sub(1);
+                    self.classes[c][cn as usize] = self.classes[c][cn as usize].wrapping_add(1);
+                }
             }
             let v = self.summary[c][p] - contribution(old) + contribution(e);
             self.summary[c][p] = v;
@@ -168,6 +187,9 @@ impl ThreatBoard {
             for (role, table) in self.values.by_role.iter().enumerate() {
                 self.eval[c][role] -= table[self.packed[c][p] as usize];
             }
+            let class = CLASS[self.packed[c][p] as usize] as usize;
+            self.classes[c][class] = self.classes[c][class].wrapping_sub(1);
+            self.classes[c][0] = self.classes[c][0].wrapping_add(1);
             self.packed[c][p] = 0;
             self.summary[c][p] = 0;
             self.threats[c][p / 64] &= !(1u64 << (p % 64));
@@ -375,6 +397,13 @@ impl ThreatBoard {
     #[inline]
     pub fn pattern_eval(&self, side: Side, as_mover: bool) -> i32 {
         self.eval[side.index()][usize::from(!as_mover)]
+    }
+
+    /// `side`'s empty squares by [`pattern::cell_class`] (index 0, the class of nothing, is not
+    /// a count).
+    #[inline]
+    pub fn classes(&self, side: Side) -> &[u16; 13] {
+        &self.classes[side.index()]
     }
 
     /// What a stone of `side` on the empty `sq` makes: summed over the four directions.
