@@ -178,7 +178,10 @@ pub fn feature_names() -> Vec<String> {
         } else {
             kinds.join("+")
         };
-        names.push(format!("threats.mover-{mover}.opponent-{}", opponent[i % 4]));
+        names.push(format!(
+            "threats.mover-{mover}.opponent-{}",
+            opponent[i % 4]
+        ));
     }
     for kind in ["three", "three-plus", "four", "four-plus", "open-four"] {
         names.push(format!("threats.opponent-has-{kind}"));

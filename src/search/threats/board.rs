@@ -35,7 +35,9 @@ pub struct ThreatBoard {
     rule: Rule,
     table: &'static PatternTable,
     cells: Vec<u8>,
-    keys: [Vec<u32>; 4],
+    /// Per square: its line keys, table entries, summaries and packed levels, side by side (a
+    /// move's refresh of a square reads and writes one place).
+    sq: Vec<Square>,
     steps: [isize; 4],
     hash: u64,
     zobrist: &'static Keys,
@@ -44,21 +46,28 @@ pub struct ThreatBoard {
     played: Vec<(Sq, Option<[usize; 4]>)>,
     /// Bounding box of all stones: min x, min y, max x, max y (board coordinates).
     bbox: Option<[usize; 4]>,
-    /// PatternTable entries per colour, direction and square (0 on stones and walls).
-    entries: [[Vec<u16>; 4]; 2],
-    /// Per colour and square: the sum of the [`contribution`]s of its four entries.
-    summary: [Vec<u16>; 2],
     /// Per colour: bit `sq` set when its stone on the empty `sq` makes a five, four or three.
     threats: [Vec<u64>; 2],
-    /// Per colour and square: the four line [`pattern::level`]s of its stone there, packed
-    /// ([`pattern::Packed`]; 0 on stones and walls).
-    packed: [Vec<pattern::Packed>; 2],
     /// The fitted per-cell values of the evaluation, by role (side to move, opponent).
     values: &'static CellValues,
     /// Per colour and role: the sum of [`CellValues`] over the empty squares.
     eval: [[i32; 2]; 2],
     /// Per colour: its empty squares by [`pattern::cell_class`] (index 0 not kept).
     classes: [[u16; 13]; 2],
+}
+
+/// What the board keeps per square.
+#[derive(Clone, Copy, Default)]
+struct Square {
+    /// The line key in each direction ([`pattern`]).
+    keys: [u32; 4],
+    /// PatternTable entries per colour and direction (0 on stones and walls).
+    entries: [[u16; 4]; 2],
+    /// Per colour: the sum of the [`contribution`]s of its four entries.
+    summary: [u16; 2],
+    /// Per colour: the four line [`pattern::level`]s of its stone there, packed
+    /// ([`pattern::Packed`]; 0 on stones and walls).
+    packed: [pattern::Packed; 2],
 }
 
 /// [`pattern::cell_class`] of every packed value.
@@ -92,7 +101,7 @@ impl ThreatBoard {
                 bbox = Some(grow(bbox, x, y));
             }
         }
-        let mut keys: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0; stride * stride]);
+        let mut sqs = vec![Square::default(); stride * stride];
         for y in 0..size {
             for x in 0..size {
                 let p = (y + PAD) * stride + x + PAD;
@@ -102,7 +111,7 @@ impl ThreatBoard {
                         let q = (p as isize + off as isize * step) as usize;
                         k |= (cells[q] as u32) << (2 * pattern::slot(off));
                     }
-                    keys[d][p] = k;
+                    sqs[p].keys[d] = k;
                 }
             }
         }
@@ -113,17 +122,14 @@ impl ThreatBoard {
             rule: game.rule(),
             table: PatternTable::get(game.rule()),
             cells,
-            keys,
+            sq: sqs,
             steps,
             hash: game.hash(),
             zobrist: game.keys(),
             side: game.side_to_move(),
             played: Vec::new(),
             bbox,
-            entries: std::array::from_fn(|_| std::array::from_fn(|_| vec![0; squares])),
-            summary: std::array::from_fn(|_| vec![0; squares]),
             threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
-            packed: std::array::from_fn(|_| vec![0; squares]),
             values: CellValues::built_in(),
             eval: [[0; 2]; 2],
             classes: [[0; 13]; 2],
@@ -144,19 +150,20 @@ impl ThreatBoard {
     /// Recompute the cached entries of the empty square `p` in direction `d`, and its summaries.
     #[inline]
     fn refresh(&mut self, p: usize, d: usize) {
-        let both = self.table.lookup_both(self.keys[d][p]);
+        let square = &mut self.sq[p];
+        let both = self.table.lookup_both(square.keys[d]);
         for c in 0..2 {
             let e = (both >> (16 * c)) as u16;
-            let old = self.entries[c][d][p];
+            let old = square.entries[c][d];
             if e == old {
                 continue;
             }
-            self.entries[c][d][p] = e;
-            let (lo, ln) = (pattern::level(old), pattern::level(e));
+            square.entries[c][d] = e;
+            let (lo, ln) = (old >> pattern::LEVEL_SHIFT, e >> pattern::LEVEL_SHIFT);
             if lo != ln {
-                let was = self.packed[c][p];
-                let now = was & !(7 << (3 * d)) | (ln as u16) << (3 * d);
-                self.packed[c][p] = now;
+                let was = square.packed[c];
+                let now = was & !(7 << (3 * d)) | ln << (3 * d);
+                square.packed[c] = now;
                 for (role, table) in self.values.by_role.iter().enumerate() {
                     self.eval[c][role] += table[now as usize] - table[was as usize];
                 }
@@ -166,8 +173,8 @@ impl ThreatBoard {
                     self.classes[c][cn as usize] = self.classes[c][cn as usize].wrapping_add(1);
                 }
             }
-            let v = self.summary[c][p] - contribution(old) + contribution(e);
-            self.summary[c][p] = v;
+            let v = square.summary[c] - contribution(old) + contribution(e);
+            square.summary[c] = v;
             let (w, b) = (p / 64, 1u64 << (p % 64));
             if v != 0 {
                 self.threats[c][w] |= b;
@@ -181,17 +188,17 @@ impl ThreatBoard {
     #[inline]
     fn clear(&mut self, p: usize) {
         for c in 0..2 {
-            for d in 0..4 {
-                self.entries[c][d][p] = 0;
-            }
+            let square = &mut self.sq[p];
+            square.entries[c] = [0; 4];
+            let packed = square.packed[c] as usize;
+            square.packed[c] = 0;
+            square.summary[c] = 0;
             for (role, table) in self.values.by_role.iter().enumerate() {
-                self.eval[c][role] -= table[self.packed[c][p] as usize];
+                self.eval[c][role] -= table[packed];
             }
-            let class = CLASS[self.packed[c][p] as usize] as usize;
+            let class = CLASS[packed] as usize;
             self.classes[c][class] = self.classes[c][class].wrapping_sub(1);
             self.classes[c][0] = self.classes[c][0].wrapping_add(1);
-            self.packed[c][p] = 0;
-            self.summary[c][p] = 0;
             self.threats[c][p / 64] &= !(1u64 << (p % 64));
         }
     }
@@ -217,7 +224,7 @@ impl ThreatBoard {
             let mut bits = word;
             while bits != 0 {
                 let p = w * 64 + bits.trailing_zeros() as usize;
-                f(p as Sq, Probe::unpack(self.summary[c][p]));
+                f(p as Sq, Probe::unpack(self.sq[p].summary[c]));
                 bits &= bits - 1;
             }
         }
@@ -334,7 +341,7 @@ impl ThreatBoard {
             for off in (-reach..=-1).chain(1..=reach) {
                 // `p` sits at offset `off` of the cell `p - off * step`
                 let q = (p as isize - off as isize * step) as usize;
-                self.keys[d][q] |= code << (2 * pattern::slot(off));
+                self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
                 if self.cells[q] == 0 {
                     self.refresh(q, d);
                 }
@@ -360,7 +367,7 @@ impl ThreatBoard {
         for (d, step) in self.steps.into_iter().enumerate() {
             for off in (-reach..=-1).chain(1..=reach) {
                 let q = (p as isize - off as isize * step) as usize;
-                self.keys[d][q] &= !(3 << (2 * pattern::slot(off)));
+                self.sq[q].keys[d] &= !(3 << (2 * pattern::slot(off)));
                 if self.cells[q] == 0 {
                     self.refresh(q, d);
                 }
@@ -383,13 +390,13 @@ impl ThreatBoard {
     /// The table entry of a stone of `side` on the empty `sq` along direction `d`.
     #[inline]
     pub fn entry(&self, sq: Sq, side: Side, d: usize) -> u16 {
-        self.entries[side.index()][d][sq as usize]
+        self.sq[sq as usize].entries[side.index()][d]
     }
 
     /// The four line levels of a stone of `side` on the empty `sq`, packed (0 on a stone).
     #[inline]
     pub fn packed(&self, sq: Sq, side: Side) -> pattern::Packed {
-        self.packed[side.index()][sq as usize]
+        self.sq[sq as usize].packed[side.index()]
     }
 
     /// The pattern evaluation of `side`'s empty cells: [`CellValues`] summed over the empty
@@ -409,7 +416,7 @@ impl ThreatBoard {
     /// What a stone of `side` on the empty `sq` makes: summed over the four directions.
     #[inline]
     pub fn probe(&self, sq: Sq, side: Side) -> Probe {
-        Probe::unpack(self.summary[side.index()][sq as usize])
+        Probe::unpack(self.sq[sq as usize].summary[side.index()])
     }
 
     /// The five points a stone of `side` on `sq` would create (cells where the next stone wins).
@@ -467,7 +474,7 @@ impl ThreatBoard {
             let mut bits = word;
             while bits != 0 {
                 let p = w * 64 + bits.trailing_zeros() as usize;
-                if want(Probe::unpack(self.summary[c][p])) {
+                if want(Probe::unpack(self.sq[p].summary[c])) {
                     return Some(p as Sq);
                 }
                 bits &= bits - 1;

@@ -40,6 +40,9 @@ pub const FIVE_POINTS: u16 = 0xFF;
 /// Table bits 10–11: what a stone on the centre makes below a three, for move ordering and
 /// evaluation only (the threat search never reads them): [`BLOCK3`], [`FLEX2`], [`BLOCK2`] or 0.
 pub const LESSER_SHIFT: u32 = 10;
+/// Bits 12–14 of [`PatternTable::lookup_both`]'s entries (not of [`PatternTable::lookup`]'s):
+/// the entry's [`level`], so the threat board reads it with a shift.
+pub const LEVEL_SHIFT: u32 = 12;
 /// Lesser grade: one more stone makes a four (one five point) with the centre.
 pub const BLOCK3: u16 = 3;
 /// Lesser grade: one more stone makes a three with the centre.
@@ -121,7 +124,8 @@ impl PatternTable {
         }
     }
 
-    /// Black's and white's entries of `key` (black's view): black in the low 16 bits.
+    /// Black's and white's entries of `key` (black's view): black in the low 16 bits, each with
+    /// its [`level`] in bits [`LEVEL_SHIFT`]….
     #[inline]
     pub fn lookup_both(&self, key: u32) -> u32 {
         if self.exact {
@@ -150,7 +154,8 @@ impl PatternTable {
             .map(|k| {
                 let white = swap_colours(full(k));
                 let white = if exact { white } else { (white >> 2) & 0xFFFF };
-                entries[k as usize] as u32 | (entries[white as usize] as u32) << 16
+                let with_level = |e: u16| (e | (level(e) as u16) << LEVEL_SHIFT) as u32;
+                with_level(entries[k as usize]) | with_level(entries[white as usize]) << 16
             })
             .collect();
         PatternTable {
