@@ -55,6 +55,10 @@ struct Args {
     /// Ridge strength (per sample, on the scaled features).
     #[arg(long, default_value_t = 1e-4)]
     ridge: f64,
+    /// Ridge strength on the unscaled weights (logits per feature unit), per sample: holds back
+    /// rare indicator features, which the ridge on scaled features hardly does.
+    #[arg(long, default_value_t = 0.0)]
+    raw_ridge: f64,
     /// Ridge strength of the move-order fit (per choice).
     #[arg(long, default_value_t = 1e-3)]
     order_ridge: f64,
@@ -107,7 +111,7 @@ fn main() {
     }
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
-    let w = fit(&train, args.ridge);
+    let w = fit(&train, args.ridge, args.raw_ridge);
     let fitted: [i32; FEATURES] = std::array::from_fn(|i| (w[i] * eval::SCALE).round() as i32);
     let built_in = eval::weights();
     let built_in_scale = best_scale(built_in, &train);
@@ -515,7 +519,7 @@ fn best_scale(w: &[i32; FEATURES], samples: &[&Sample]) -> f64 {
 }
 
 /// Logistic regression of the results on the features, in logits per feature unit.
-fn fit(samples: &[&Sample], ridge: f64) -> [f64; FEATURES] {
+fn fit(samples: &[&Sample], ridge: f64, raw_ridge: f64) -> [f64; FEATURES] {
     let n = samples.len().max(1) as f64;
     // unit spread (root mean square) per feature; constant-zero features keep scale 1
     let spread: [f64; FEATURES] = std::array::from_fn(|i| {
@@ -547,11 +551,12 @@ fn fit(samples: &[&Sample], ridge: f64) -> [f64; FEATURES] {
             }
         }
         for i in 0..FEATURES {
-            grad[i] = grad[i] / n + ridge * w[i];
+            let raw = raw_ridge / (spread[i] * spread[i]);
+            grad[i] = grad[i] / n + (ridge + raw) * w[i];
             for j in 0..FEATURES {
                 hess[i][j] /= n;
             }
-            hess[i][i] += ridge;
+            hess[i][i] += ridge + raw;
         }
         let step = solve(hess, grad);
         let size: f64 = step.iter().map(|d| d * d).sum::<f64>().sqrt();
@@ -611,12 +616,16 @@ fn weights_file(
 ) -> String {
     let mut out = format!(
         "# Gomoku evaluation weights (see src/search/gomoku/eval.rs), evaluation units ({} = one logit).\n\
-         # Fitted by: cargo run --release --bin fit-gomoku-eval -- --games {} --nodes {} --ridge {} --write\n\
+         # Fitted by: cargo run --release --bin fit-gomoku-eval -- --games {} --nodes {} --ridge {} --raw-ridge {}{} --write\n\
          # {positions} training positions; held-out log-loss {loss:.4}, accuracy {:.1}%.\n",
         eval::SCALE,
         args.games,
         args.nodes,
         args.ridge,
+        args.raw_ridge,
+        args.load
+            .as_ref()
+            .map_or(String::new(), |f| format!(" --load {f}")),
         accuracy * 100.0
     );
     for (name, v) in eval::feature_names().iter().zip(w) {
@@ -670,11 +679,12 @@ mod tests {
                     f,
                     result: f64::from(u8::from(u < p)),
                     held_out: false,
+                    cells: Vec::new(),
                 }
             })
             .collect();
         let refs: Vec<&Sample> = samples.iter().collect();
-        let w = fit(&refs, 1e-6);
+        let w = fit(&refs, 1e-6, 0.0);
         assert!((w[1] - 2.0).abs() < 0.5, "{w:?}");
         assert!((w[2] + 1.0).abs() < 0.3, "{w:?}");
     }
