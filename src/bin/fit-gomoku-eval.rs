@@ -59,10 +59,6 @@ struct Args {
     /// rare indicator features, which the ridge on scaled features hardly does.
     #[arg(long, default_value_t = 0.0)]
     raw_ridge: f64,
-    /// Keep the built-in weights of the features before the threat situations (tempo, windows,
-    /// patterns, combinations) and fit only the threat-situation features on top of them.
-    #[arg(long)]
-    keep_window_and_patterns: bool,
     /// Ridge strength of the move-order fit (per choice).
     #[arg(long, default_value_t = 1e-3)]
     order_ridge: f64,
@@ -115,16 +111,7 @@ fn main() {
     }
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
-    let w = if args.keep_window_and_patterns {
-        fit_from(
-            &train,
-            args.ridge,
-            args.raw_ridge,
-            Some((eval::weights(), eval::SITUATIONS)),
-        )
-    } else {
-        fit(&train, args.ridge, args.raw_ridge)
-    };
+    let w = fit(&train, args.ridge, args.raw_ridge);
     let fitted: [i32; FEATURES] = std::array::from_fn(|i| (w[i] * eval::SCALE).round() as i32);
     let built_in = eval::weights();
     let built_in_scale = best_scale(built_in, &train);
@@ -533,24 +520,7 @@ fn best_scale(w: &[i32; FEATURES], samples: &[&Sample]) -> f64 {
 
 /// Logistic regression of the results on the features, in logits per feature unit.
 fn fit(samples: &[&Sample], ridge: f64, raw_ridge: f64) -> [f64; FEATURES] {
-    fit_from(samples, ridge, raw_ridge, None)
-}
-
-/// [`fit`], with the features below `keep.1` held at the weights `keep.0` (evaluation units)
-/// when given: only the others are fitted, on top of what the kept ones say.
-fn fit_from(
-    samples: &[&Sample],
-    ridge: f64,
-    raw_ridge: f64,
-    keep: Option<(&[i32; FEATURES], usize)>,
-) -> [f64; FEATURES] {
     let n = samples.len().max(1) as f64;
-    let fixed = keep.map_or(0, |k| k.1);
-    let kept = |i: usize| keep.map_or(0.0, |k| k.0[i] as f64 / eval::SCALE);
-    let offset: Vec<f64> = samples
-        .iter()
-        .map(|s| (0..fixed).map(|i| kept(i) * s.f[i] as f64).sum())
-        .collect();
     // unit spread (root mean square) per feature; constant-zero features keep scale 1
     let spread: [f64; FEATURES] = std::array::from_fn(|i| {
         let ms = samples.iter().map(|s| (s.f[i] as f64).powi(2)).sum::<f64>() / n;
@@ -562,20 +532,20 @@ fn fit_from(
         let mut grad = [0f64; FEATURES];
         let mut hess = [[0f64; FEATURES]; FEATURES];
         let mut loss = 0.0;
-        for (k, s) in samples.iter().enumerate() {
-            let z: f64 = offset[k] + (fixed..FEATURES).map(|i| w[i] * x(s, i)).sum::<f64>();
+        for s in samples {
+            let z: f64 = (0..FEATURES).map(|i| w[i] * x(s, i)).sum();
             let p = sigmoid(z);
             let pc = p.clamp(1e-12, 1.0 - 1e-12);
             loss -= s.result * pc.ln() + (1.0 - s.result) * (1.0 - pc).ln();
             let r = p - s.result;
             let h = (p * (1.0 - p)).max(1e-9);
-            for i in fixed..FEATURES {
+            for i in 0..FEATURES {
                 let xi = x(s, i);
                 if xi == 0.0 {
                     continue;
                 }
                 grad[i] += r * xi;
-                for j in fixed..FEATURES {
+                for j in 0..FEATURES {
                     hess[i][j] += h * xi * x(s, j);
                 }
             }
@@ -587,11 +557,6 @@ fn fit_from(
                 hess[i][j] /= n;
             }
             hess[i][i] += ridge + raw;
-            if i < fixed {
-                // kept: no step
-                grad[i] = 0.0;
-                hess[i][i] = 1.0;
-            }
         }
         let step = solve(hess, grad);
         let size: f64 = step.iter().map(|d| d * d).sum::<f64>().sqrt();
@@ -606,7 +571,7 @@ fn fit_from(
             break;
         }
     }
-    std::array::from_fn(|i| if i < fixed { kept(i) } else { w[i] / spread[i] })
+    std::array::from_fn(|i| w[i] / spread[i])
 }
 
 /// Gaussian elimination with partial pivoting.

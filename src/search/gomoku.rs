@@ -555,13 +555,7 @@ impl GomokuBoard {
         }
         let (sm, st) = sides(me);
         match self.threat_board() {
-            Some(t) => {
-                let (bm, bt) = (
-                    eval::threat_bits(t.classes(sm)),
-                    eval::threat_bits(t.classes(st)),
-                );
-                v + t.pattern_eval(sm, true) + t.pattern_eval(st, false) + threat_score(w, bm, bt)
-            }
+            Some(t) => v + t.pattern_eval(sm, true) + t.pattern_eval(st, false),
             None => v,
         }
     }
@@ -627,7 +621,6 @@ impl GomokuBoard {
         self.threat_board();
         let t = self.threats.as_deref()?;
         let (sm, st) = sides(me);
-        let mut classes = [[0u16; 13]; 2];
         for c in (0..self.cells.len()).filter(|&c| self.cells[c] == 0) {
             let sq = t.sq_of(c);
             let (mover, opponent) = (
@@ -636,21 +629,6 @@ impl GomokuBoard {
             );
             eval::add_pattern_features(t.packed(sq, sm), &mut f[mover]);
             eval::add_pattern_features(t.packed(sq, st), &mut f[opponent]);
-            classes[0][pattern::cell_class(t.packed(sq, sm)) as usize] += 1;
-            classes[1][pattern::cell_class(t.packed(sq, st)) as usize] += 1;
-        }
-        let (bm, bt) = (
-            eval::threat_bits(&classes[0]),
-            eval::threat_bits(&classes[1]),
-        );
-        let situation = eval::threat_situation(bm, bt);
-        if situation > 0 {
-            f[eval::SITUATIONS + situation - 1] = 1;
-        }
-        for k in 0..eval::THREAT_KINDS {
-            if bt & (1 << k) != 0 {
-                f[eval::OPPONENT_THREATS + k] = 1;
-            }
         }
         Some(f)
     }
@@ -696,24 +674,6 @@ impl GomokuBoard {
 #[inline]
 fn pattern_order(order: &eval::CellValues, mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
     order.by_role[0][mine as usize] + order.by_role[1][theirs as usize]
-}
-
-/// The threat features' part of the evaluation ([`eval::threat_situation`]): the side to move's
-/// threat bits `mover` against the opponent's `opponent`.
-#[inline]
-fn threat_score(w: &eval::Weights, mover: u8, opponent: u8) -> i32 {
-    let situation = eval::threat_situation(mover, opponent);
-    let mut v = if situation > 0 {
-        w[eval::SITUATIONS + situation - 1]
-    } else {
-        0
-    };
-    let mut bits = opponent & 31;
-    while bits != 0 {
-        v += w[eval::OPPONENT_THREATS + bits.trailing_zeros() as usize];
-        bits &= bits - 1;
-    }
-    v
 }
 
 /// (side to move, opponent) of a side index.
@@ -1086,9 +1046,6 @@ mod tests {
                     assert_eq!(t.probe(t.sq_of(c), side), ft.probe(ft.sq_of(c), side));
                     assert_eq!(t.packed(t.sq_of(c), side), ft.packed(ft.sq_of(c), side));
                 }
-            }
-            for side in [crate::game::Side::Black, crate::game::Side::White] {
-                assert_eq!(t.classes(side)[1..], ft.classes(side)[1..]);
             }
             for side in [crate::game::Side::Black, crate::game::Side::White] {
                 for as_mover in [true, false] {

@@ -45,60 +45,8 @@ pub const FOUR_THREE_QUIET: usize = COMBOS;
 pub const THREE_THREE_QUIET: usize = COMBOS + 1;
 pub const FOUR_THREE_CONTESTED: usize = COMBOS + 2;
 pub const THREE_THREE_CONTESTED: usize = COMBOS + 3;
-/// Who holds which threats ([`threat_situation`]): one indicator per situation but the quiet
-/// one (both sides without threats, which the tempo constant covers), then the opponent's five
-/// threat kinds each on its own.
-pub const SITUATIONS: usize = COMBOS + 4;
-/// Situations: the side to move's four threat bits (three, three-plus, four, four-plus: which
-/// kinds of square it has) times the opponent's strongest threat (none, a three kind, a four
-/// kind, an open four square).
-pub const SITUATION_COUNT: usize = 16 * 4;
-pub const OPPONENT_THREATS: usize = SITUATIONS + SITUATION_COUNT - 1;
 /// All features.
-pub const FEATURES: usize = OPPONENT_THREATS + THREAT_KINDS;
-
-/// Threat kinds of a colour, as bits of [`threat_bits`]: squares where its stone makes an open
-/// three (class three), a three with more (three-plus, three-three), a four, a four with more
-/// (four-plus, four-three), two five points (open four, double four).
-pub const THREAT_KINDS: usize = 5;
-
-/// The threat kind bit of a pattern class (0 for the classes below a three and for five).
-pub const fn class_threat_bit(class: u8) -> u8 {
-    match class {
-        5 => 1,
-        6 | 7 => 2,
-        8 => 4,
-        9 | 10 => 8,
-        11 => 16,
-        _ => 0,
-    }
-}
-
-/// A colour's threat bits from its count of empty squares per pattern class (index 0…12).
-pub fn threat_bits(classes: &[u16; 13]) -> u8 {
-    let mut bits = 0;
-    for (class, &n) in classes.iter().enumerate() {
-        if n > 0 {
-            bits |= class_threat_bit(class as u8);
-        }
-    }
-    bits
-}
-
-/// The situation index (0…[`SITUATION_COUNT`]) of the side to move's and the opponent's threat
-/// bits: 0 is the quiet one (no feature).
-pub fn threat_situation(mover: u8, opponent: u8) -> usize {
-    let strongest = if opponent & 16 != 0 {
-        3
-    } else if opponent & 12 != 0 {
-        2
-    } else if opponent & 3 != 0 {
-        1
-    } else {
-        0
-    };
-    (mover & 15) as usize * 4 + strongest
-}
+pub const FEATURES: usize = COMBOS + 4;
 
 /// Offsets inside a side's block.
 pub const WINDOWS_AT: usize = 0;
@@ -164,28 +112,6 @@ pub fn feature_names() -> Vec<String> {
         ]
         .map(String::from),
     );
-    let opponent = ["none", "three", "four", "open-four"];
-    for i in 1..SITUATION_COUNT {
-        let mover = i / 4;
-        let kinds: Vec<&str> = ["three", "three-plus", "four", "four-plus"]
-            .iter()
-            .enumerate()
-            .filter(|&(b, _)| mover & (1 << b) != 0)
-            .map(|(_, k)| *k)
-            .collect();
-        let mover = if kinds.is_empty() {
-            "none".to_string()
-        } else {
-            kinds.join("+")
-        };
-        names.push(format!(
-            "threats.mover-{mover}.opponent-{}",
-            opponent[i % 4]
-        ));
-    }
-    for kind in ["three", "three-plus", "four", "four-plus", "open-four"] {
-        names.push(format!("threats.opponent-has-{kind}"));
-    }
     names
 }
 

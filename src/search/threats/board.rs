@@ -52,8 +52,6 @@ pub struct ThreatBoard {
     values: &'static CellValues,
     /// Per colour and role: the sum of [`CellValues`] over the empty squares.
     eval: [[i32; 2]; 2],
-    /// Per colour: its empty squares by [`pattern::cell_class`] (index 0 not kept).
-    classes: [[u16; 13]; 2],
 }
 
 /// What the board keeps per square.
@@ -69,17 +67,6 @@ struct Square {
     /// ([`pattern::Packed`]; 0 on stones and walls).
     packed: [pattern::Packed; 2],
 }
-
-/// [`pattern::cell_class`] of every packed value.
-static CLASS: [u8; 4096] = {
-    let mut t = [0u8; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        t[i] = pattern::cell_class(i as pattern::Packed);
-        i += 1;
-    }
-    t
-};
 
 impl ThreatBoard {
     /// The position of `game` (side to move, stones, hash).
@@ -132,7 +119,6 @@ impl ThreatBoard {
             threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
             values: CellValues::built_in(),
             eval: [[0; 2]; 2],
-            classes: [[0; 13]; 2],
         };
         for y in 0..size {
             for x in 0..size {
@@ -167,11 +153,6 @@ impl ThreatBoard {
                 for (role, table) in self.values.by_role.iter().enumerate() {
                     self.eval[c][role] += table[now as usize] - table[was as usize];
                 }
-                let (cw, cn) = (CLASS[was as usize], CLASS[now as usize]);
-                if cw != cn {
-                    self.classes[c][cw as usize] = self.classes[c][cw as usize].wrapping_sub(1);
-                    self.classes[c][cn as usize] = self.classes[c][cn as usize].wrapping_add(1);
-                }
             }
             let v = square.summary[c] - contribution(old) + contribution(e);
             square.summary[c] = v;
@@ -196,9 +177,6 @@ impl ThreatBoard {
             for (role, table) in self.values.by_role.iter().enumerate() {
                 self.eval[c][role] -= table[packed];
             }
-            let class = CLASS[packed] as usize;
-            self.classes[c][class] = self.classes[c][class].wrapping_sub(1);
-            self.classes[c][0] = self.classes[c][0].wrapping_add(1);
             self.threats[c][p / 64] &= !(1u64 << (p % 64));
         }
     }
@@ -404,13 +382,6 @@ impl ThreatBoard {
     #[inline]
     pub fn pattern_eval(&self, side: Side, as_mover: bool) -> i32 {
         self.eval[side.index()][usize::from(!as_mover)]
-    }
-
-    /// `side`'s empty squares by [`pattern::cell_class`] (index 0, the class of nothing, is not
-    /// a count).
-    #[inline]
-    pub fn classes(&self, side: Side) -> &[u16; 13] {
-        &self.classes[side.index()]
     }
 
     /// What a stone of `side` on the empty `sq` makes: summed over the four directions.
