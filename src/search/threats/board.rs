@@ -42,8 +42,11 @@ pub struct ThreatBoard {
     hash: u64,
     zobrist: &'static Keys,
     side: Side,
-    /// Moves played on this board (not the game's history), with the bounding box before each.
-    played: Vec<(Sq, Option<[usize; 4]>)>,
+    /// Moves played on this board (not the game's history), with what undoing each restores.
+    played: Vec<Played>,
+    /// The squares each play refreshed or cleared, as they were before it (an undo copies them
+    /// back instead of looking their entries up again).
+    saved: Vec<(Sq, Square)>,
     /// Bounding box of all stones: min x, min y, max x, max y (board coordinates).
     bbox: Option<[usize; 4]>,
     /// Per colour: bit `sq` set when its stone on the empty `sq` makes a five, four or three.
@@ -52,6 +55,16 @@ pub struct ThreatBoard {
     values: &'static CellValues,
     /// Per colour and role: the sum of [`CellValues`] over the empty squares.
     eval: [[i32; 2]; 2],
+}
+
+/// One played stone and what its undo restores besides the saved squares.
+#[derive(Clone)]
+struct Played {
+    sq: Sq,
+    /// The bounding box, the evaluation sums and the saved squares' count before the play.
+    bbox: Option<[usize; 4]>,
+    eval: [[i32; 2]; 2],
+    saved: usize,
 }
 
 /// What the board keeps per square.
@@ -115,6 +128,7 @@ impl ThreatBoard {
             zobrist: game.keys(),
             side: game.side_to_move(),
             played: Vec::new(),
+            saved: Vec::new(),
             bbox,
             threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
             values: CellValues::built_in(),
@@ -287,7 +301,7 @@ impl ThreatBoard {
 
     /// The `i`-th square played on this board since it was made from the game.
     pub fn played_at(&self, i: usize) -> Sq {
-        self.played[i].0
+        self.played[i].sq
     }
 
     /// Stones played on this board since it was made from the game.
@@ -314,28 +328,43 @@ impl ThreatBoard {
         };
         let p = sq as usize;
         let reach = self.reach();
+        self.played.push(Played {
+            sq,
+            bbox: self.bbox,
+            eval: self.eval,
+            saved: self.saved.len(),
+        });
+        self.saved.push((sq, self.sq[p]));
         self.cells[p] = code as u8;
         for (d, step) in self.steps.into_iter().enumerate() {
             for off in (-reach..=-1).chain(1..=reach) {
                 // `p` sits at offset `off` of the cell `p - off * step`
                 let q = (p as isize - off as isize * step) as usize;
-                self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
                 if self.cells[q] == 0 {
+                    self.saved.push((q as Sq, self.sq[q]));
+                    self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
                     self.refresh(q, d);
+                } else {
+                    self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
                 }
             }
         }
         self.clear(p);
         let cell = self.cell_of(sq);
         self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
-        self.played.push((sq, self.bbox));
         self.bbox = Some(grow(self.bbox, cell % self.size, cell / self.size));
         self.side = self.side.opponent();
     }
 
     /// Take back the last [`ThreatBoard::play`].
     pub fn undo(&mut self) {
-        let Some((sq, bbox)) = self.played.pop() else {
+        let Some(Played {
+            sq,
+            bbox,
+            eval,
+            saved,
+        }) = self.played.pop()
+        else {
             return;
         };
         self.side = self.side.opponent();
@@ -345,15 +374,28 @@ impl ThreatBoard {
         for (d, step) in self.steps.into_iter().enumerate() {
             for off in (-reach..=-1).chain(1..=reach) {
                 let q = (p as isize - off as isize * step) as usize;
-                self.sq[q].keys[d] &= !(3 << (2 * pattern::slot(off)));
-                if self.cells[q] == 0 {
-                    self.refresh(q, d);
+                if self.cells[q] != 0 {
+                    self.sq[q].keys[d] &= !(3 << (2 * pattern::slot(off)));
                 }
             }
         }
-        for d in 0..4 {
-            self.refresh(p, d);
+        // the empty squares the play refreshed, and its own, as they were
+        while self.saved.len() > saved {
+            let Some((q, square)) = self.saved.pop() else {
+                break;
+            };
+            let q = q as usize;
+            self.sq[q] = square;
+            let (w, b) = (q / 64, 1u64 << (q % 64));
+            for c in 0..2 {
+                if square.summary[c] != 0 {
+                    self.threats[c][w] |= b;
+                } else {
+                    self.threats[c][w] &= !b;
+                }
+            }
         }
+        self.eval = eval;
         let cell = self.cell_of(sq);
         self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
         self.bbox = bbox;
