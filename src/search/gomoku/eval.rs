@@ -10,7 +10,7 @@
 //! - per side: its empty cells by pattern class ([`pattern::cell_class`], closed three … open
 //!   four: what one stone there makes over its four lines) and its (cell, line) pairs by line
 //!   level ([`pattern::level`], closed two … five);
-//! - the side to move's combinations read from the windows (a four-three or a three-three
+//! - the side to move's combinations read from the threat board (a four-three or a three-three
 //!   square), each with the opponent quiet (no four to gain time with) or not.
 //!
 //! The threat board keeps the class and level part incrementally, as two sums per colour of a
