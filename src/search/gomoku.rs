@@ -463,11 +463,11 @@ impl GomokuBoard {
 
     /// The combinations side `s` can make with one stone, read from the threat board's line
     /// levels of its threat squares: a four-three (one four and an open three on another line,
-    /// class [`pattern::cell_class`] 10) and, when there is none, a three-three (two open threes,
-    /// class 7). Before: read from the windows, an open three being two two-stone windows on one
+    /// [`pattern::FOUR_THREE_CLASS`]) and, when there is none, a three-three (two open threes,
+    /// [`pattern::THREE_THREE_CLASS`]). Before: read from the windows, an open three being two two-stone windows on one
     /// line ("nearly always" one), at about a tenth of the node time.
     fn combinations(&mut self, s: usize) -> (bool, bool) {
-        let side = if s == 0 { Side::Black } else { Side::White };
+        let side = sides(s).0;
         let Some(t) = self.threat_board() else {
             return (false, false);
         };
@@ -475,8 +475,8 @@ impl GomokuBoard {
         let (mut four_three, mut three_three) = (false, false);
         t.for_each_threat_square(side, |sq, _| {
             match pattern::cell_class(t.packed(sq, side)) {
-                10 => four_three = true,
-                7 => three_three = true,
+                pattern::FOUR_THREE_CLASS => four_three = true,
+                pattern::THREE_THREE_CLASS => three_three = true,
                 _ => {}
             }
         });

@@ -170,12 +170,7 @@ impl ThreatBoard {
             }
             let v = square.summary[c] - contribution(old) + contribution(e);
             square.summary[c] = v;
-            let (w, b) = (p / 64, 1u64 << (p % 64));
-            if v != 0 {
-                self.threats[c][w] |= b;
-            } else {
-                self.threats[c][w] &= !b;
-            }
+            mark_threat(&mut self.threats[c], p, v != 0);
         }
     }
 
@@ -191,7 +186,7 @@ impl ThreatBoard {
             for (role, table) in self.values.by_role.iter().enumerate() {
                 self.eval[c][role] -= table[packed];
             }
-            self.threats[c][p / 64] &= !(1u64 << (p % 64));
+            mark_threat(&mut self.threats[c], p, false);
         }
     }
 
@@ -340,12 +335,13 @@ impl ThreatBoard {
             for off in (-reach..=-1).chain(1..=reach) {
                 // `p` sits at offset `off` of the cell `p - off * step`
                 let q = (p as isize - off as isize * step) as usize;
-                if self.cells[q] == 0 {
+                let empty = self.cells[q] == 0;
+                if empty {
                     self.saved.push((q as Sq, self.sq[q]));
-                    self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
+                }
+                self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
+                if empty {
                     self.refresh(q, d);
-                } else {
-                    self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
                 }
             }
         }
@@ -380,19 +376,11 @@ impl ThreatBoard {
             }
         }
         // the empty squares the play refreshed, and its own, as they were
-        while self.saved.len() > saved {
-            let Some((q, square)) = self.saved.pop() else {
-                break;
-            };
+        for (q, square) in self.saved.drain(saved..).rev() {
             let q = q as usize;
             self.sq[q] = square;
-            let (w, b) = (q / 64, 1u64 << (q % 64));
             for c in 0..2 {
-                if square.summary[c] != 0 {
-                    self.threats[c][w] |= b;
-                } else {
-                    self.threats[c][w] &= !b;
-                }
+                mark_threat(&mut self.threats[c], q, square.summary[c] != 0);
             }
         }
         self.eval = eval;
@@ -539,6 +527,18 @@ impl Probe {
             four_lines: ((v >> 9) & 7) as u8,
             three_lines: ((v >> 12) & 7) as u8,
         }
+    }
+}
+
+/// Set or clear bit `p` of a colour's threat squares (set: a stone there makes a five, a four or
+/// a three, i.e. its summary is not 0).
+#[inline]
+fn mark_threat(threats: &mut [u64], p: usize, on: bool) {
+    let (w, b) = (p / 64, 1u64 << (p % 64));
+    if on {
+        threats[w] |= b;
+    } else {
+        threats[w] &= !b;
     }
 }
 

@@ -221,8 +221,13 @@ fn five_points(own: u32, empty: u32, must: u32, exact: bool) -> u32 {
 }
 
 /// A cell's four line [`level`]s of one colour, packed three bits each (direction `d` at bits
-/// `3d`): the index of [`CELL`].
+/// `3d`): what [`cell_class`] reads, and the index of the evaluation's per-cell value tables.
 pub type Packed = u16;
+
+/// [`cell_class`] of a four and an open three on two lines.
+pub const FOUR_THREE_CLASS: u8 = 10;
+/// [`cell_class`] of open threes on two lines (and no four).
+pub const THREE_THREE_CLASS: u8 = 7;
 
 /// What a stone on a cell makes over its four lines, combined: 12 five, 11 open four (or two
 /// fours), 10 four-three, 9 four with a two or closed three, 8 four, 7 three-three, 6 three with a
@@ -241,13 +246,13 @@ pub const fn cell_class(packed: Packed) -> u8 {
     } else if count[6] > 0 || count[5] >= 2 {
         11
     } else if count[5] == 1 && count[4] >= 1 {
-        10
+        FOUR_THREE_CLASS
     } else if count[5] == 1 && lesser >= 1 {
         9
     } else if count[5] == 1 {
         8
     } else if count[4] >= 2 {
-        7
+        THREE_THREE_CLASS
     } else if count[4] == 1 && lesser >= 1 {
         6
     } else if count[4] == 1 {
