@@ -380,6 +380,12 @@ impl Board for OthelloBoard {
                 h ^= self.keys.flip[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
+            if self.sym.is_none()
+                && let Some(table) = &self.table
+            {
+                // The child's bucket loads while the pattern indices below are updated.
+                table.prefetch(h);
+            }
             if let Some(sym) = &mut self.sym {
                 sym.push();
                 sym.place(sq, self.side);
