@@ -261,6 +261,18 @@ pub trait Board: Send {
         None
     }
 
+    /// The reduction of the `i`-th move (0-based, after sorting, never the first) at a node with
+    /// `depth` plies left, on a board with [`Board::late_move_reduction`]: by default one ply as
+    /// that describes, two from the `3·from`-th move with two more plies left.
+    fn reduction(&self, i: usize, depth: i32) -> i32 {
+        match self.late_move_reduction() {
+            Some((from, min_depth)) if i >= from && depth >= min_depth => {
+                1 + i32::from(i >= 3 * from && depth >= min_depth + 2)
+            }
+            _ => 0,
+        }
+    }
+
     /// Multi-ProbCut: the rule for a null-window node with `depth` plies left in a search run
     /// with `confidence` (the search's option), or `None` to search it in full. Never for a
     /// node searched to the end of the game (exact results stay exact). Default: never.
@@ -1295,11 +1307,10 @@ impl<G: Searchable> Searcher<G> {
             let d = depth - 1 + ext;
             // Late moves of a game that asks for it are searched shallower first; one that
             // beats alpha is searched again at the full depth.
-            let r = match lmr {
-                Some((from, min_depth)) if i >= from && depth >= min_depth && ext == 0 => {
-                    1 + i32::from(i >= 3 * from && depth >= min_depth + 2)
-                }
-                _ => 0,
+            let r = if lmr.is_some() && ext == 0 && i > 0 {
+                g.reduction(i, depth)
+            } else {
+                0
             };
             let s = if i == 0 {
                 -self.pvs(g, d, ply + 1, -beta, -alpha, run)
