@@ -4,7 +4,7 @@
 //! engine thread as the screen does; the same rows, the winner marked ★, and the one-line
 //! reading.
 //!
-//! The defaults (Othello depth 13, Gomoku depth 9, 16 KiB = 1,024 slots) put the table under
+//! The defaults (Othello depth 13, Gomoku depth 10, 16 KiB = 1,024 slots) put the table under
 //! tens of times more stores than it has slots, where the strategies differ clearly.
 
 use std::time::Duration;

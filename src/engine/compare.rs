@@ -24,14 +24,17 @@ pub const MAX_KIB: usize = 64 * 1024;
 /// takes tens of times more stores than it has slots at these depths, where the best and the
 /// worst strategy differ clearly both from the start and in the midgame, and a whole
 /// comparison takes well under a second. Worst ÷ best nodes, measured with `xorboard compare`:
-/// Othello at depth 13, 2.08 from the start, 2.94 after XOT `f5d6c4d3c2b3b4b5`, 5.22 after 19
-/// moves (Multi-ProbCut made depth 11 too small a search: 1.40, 2.35 and 1.13); Gomoku at
-/// depth 9, 1.29 from the start and 1.29 after `h8 i9 h9 h10 g8 i8 i10` (with 12 candidates a
-/// node, depth 8 gave 1.40 and 1.15 at only 3.4× pressure after those moves).
+/// Othello at depth 13, 2.66 from the start and 6.63 after XOT `f5d6c4d3c2b3b4b5` (the
+/// retrained midgame evaluation; 2.08 and 2.94 before; Multi-ProbCut made depth 11 too small a
+/// search: 1.40 and 2.35); Gomoku at depth 10, 2.25 from the start (15× pressure) and 1.62
+/// after `h8 i9 h9 h10 g8 i8 i10` (11×). Each narrowing of the Gomoku tree moved its depth
+/// up: with 12 candidates a node depth 8 put only 3.4× pressure on the table after those
+/// moves, and with five to nine candidates near the horizon depth 9 left the best row under
+/// 4×.
 pub fn defaults(kind: GameKind) -> (u32, usize) {
     match kind {
         GameKind::Othello => (13, 16),
-        GameKind::Gomoku => (9, 16),
+        GameKind::Gomoku => (10, 16),
     }
 }
 
