@@ -1298,7 +1298,7 @@ impl<G: Searchable> Searcher<G> {
             &self.history[side * cells..(side + 1) * cells],
         );
         let ext = (picker.len() == 1 && (ply as i32) < 2 * self.root_depth + 4) as i32;
-        let lmr = g.late_move_reduction();
+        let reduces = g.late_move_reduction().is_some();
         let before = self.nodes;
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -1307,7 +1307,7 @@ impl<G: Searchable> Searcher<G> {
             let d = depth - 1 + ext;
             // Late moves of a game that asks for it are searched shallower first; one that
             // beats alpha is searched again at the full depth.
-            let r = if lmr.is_some() && ext == 0 && i > 0 {
+            let r = if reduces && ext == 0 && i > 0 {
                 g.reduction(i, depth)
             } else {
                 0

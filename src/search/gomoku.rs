@@ -941,10 +941,13 @@ impl Board for GomokuBoard {
 
     /// One ply by [`LMR`], two by [`LMR_TWO`].
     fn reduction(&self, i: usize, depth: i32) -> i32 {
-        match (LMR, LMR_TWO) {
-            (_, (from, min_depth)) if i >= from && depth >= min_depth => 2,
-            ((from, min_depth), _) if i >= from && depth >= min_depth => 1,
-            _ => 0,
+        let from = |(first, min_depth): (usize, i32)| i >= first && depth >= min_depth;
+        if from(LMR_TWO) {
+            2
+        } else if from(LMR) {
+            1
+        } else {
+            0
         }
     }
 

@@ -241,6 +241,7 @@ pub struct OthelloBoard {
     solver: Option<Box<Solver>>,
     /// The search's table, whose reserved memory holds the solver's table shared by every
     /// thread (see [`Board::use_table`]); without one, the solver has a table of its own.
+    /// `play` also prefetches the child's bucket in it.
     table: Option<Arc<Table>>,
     /// The pattern evaluation and its indices, kept move by move; `None` on a baseline board
     /// (linear evaluation).
