@@ -253,24 +253,11 @@ pub trait Board: Send {
     fn next_iteration(&self) -> f64 {
         0.55
     }
-    /// Late move reductions `(from, min_depth)`: at nodes with at least `min_depth` plies left,
-    /// moves from the `from`-th on (0-based, after sorting) are searched one ply shallower first
-    /// (two from the `3·from`-th with two more plies left), and again at the full depth only if
-    /// they beat alpha. `None` (the default): every move at the full depth.
-    fn late_move_reduction(&self) -> Option<(usize, i32)> {
-        None
-    }
-
-    /// The reduction of the `i`-th move (0-based, after sorting, never the first) at a node with
-    /// `depth` plies left, on a board with [`Board::late_move_reduction`]: by default one ply as
-    /// that describes, two from the `3·from`-th move with two more plies left.
-    fn reduction(&self, i: usize, depth: i32) -> i32 {
-        match self.late_move_reduction() {
-            Some((from, min_depth)) if i >= from && depth >= min_depth => {
-                1 + i32::from(i >= 3 * from && depth >= min_depth + 2)
-            }
-            _ => 0,
-        }
+    /// Late move reductions: how many plies shallower the `i`-th move (0-based, after sorting,
+    /// never the first) of a node with `depth` plies left is searched first; a move that then
+    /// beats alpha is searched again at the full depth. Default: 0, every move at the full depth.
+    fn late_move_reduction(&self, _i: usize, _depth: i32) -> i32 {
+        0
     }
 
     /// Multi-ProbCut: the rule for a null-window node with `depth` plies left in a search run
@@ -1298,20 +1285,19 @@ impl<G: Searchable> Searcher<G> {
             &self.history[side * cells..(side + 1) * cells],
         );
         let ext = (picker.len() == 1 && (ply as i32) < 2 * self.root_depth + 4) as i32;
-        let reduces = g.late_move_reduction().is_some();
         let before = self.nodes;
         let mut best = -INF;
         let mut best_move = Move::NONE;
         for (i, mv) in picker.enumerate() {
-            g.play(mv);
-            let d = depth - 1 + ext;
             // Late moves of a game that asks for it are searched shallower first; one that
             // beats alpha is searched again at the full depth.
-            let r = if reduces && ext == 0 && i > 0 {
-                g.reduction(i, depth)
+            let r = if ext == 0 && i > 0 {
+                g.late_move_reduction(i, depth)
             } else {
                 0
             };
+            g.play(mv);
+            let d = depth - 1 + ext;
             let s = if i == 0 {
                 -self.pvs(g, d, ply + 1, -beta, -alpha, run)
             } else {

@@ -934,15 +934,12 @@ impl Board for GomokuBoard {
         self.wins(1 - self.side).1 == 1
     }
 
-    /// Late moves are reduced (not for the baseline engine, which has no exact answers).
-    fn late_move_reduction(&self) -> Option<(usize, i32)> {
-        self.threats.as_ref().map(|_| LMR)
-    }
-
-    /// One ply by [`LMR`], two by [`LMR_TWO`].
-    fn reduction(&self, i: usize, depth: i32) -> i32 {
+    /// One ply by [`LMR`], two by [`LMR_TWO`]; none for the baseline engine (no exact answers).
+    fn late_move_reduction(&self, i: usize, depth: i32) -> i32 {
         let from = |(first, min_depth): (usize, i32)| i >= first && depth >= min_depth;
-        if from(LMR_TWO) {
+        if self.threats.is_none() {
+            0
+        } else if from(LMR_TWO) {
             2
         } else if from(LMR) {
             1
