@@ -25,8 +25,9 @@ pub struct NboardArgs {
     /// Search threads (Lazy SMP: helper threads share the transposition table).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
-    /// Think this many milliseconds per move (a fixed budget; `set depth` then caps the depth,
-    /// and a GGF clock from the GUI can only shorten it). Without it, the depth alone decides.
+    /// Think this many milliseconds per move, three times as long from 29 to 22 empties, just
+    /// before the exact solver takes over (`set depth` then caps the depth, and a GGF clock from
+    /// the GUI can only shorten it). Without it, the depth alone decides.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
