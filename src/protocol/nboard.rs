@@ -54,9 +54,11 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// +4.7 at its first exact solve (17.5 empties); from 0 to +1.7 over the whole midgame before.
 /// With three times the budget from 22 to 29 empties: 36.25% and -2.17 discs a game (NTest +1.3
 /// and +2.4 at those points), 166 s of thinking against NTest's 212 s (80 ms a move against 101
-/// ms), and again 30.0%, -3.55 discs, 168 s against 197 s (the search stops on the clock, so
-/// the load of the machine changes the games); with the even budget 20.6%, -4.15 discs, 117 s
-/// against 248 s (20.0% and 20.6% with other Multi-ProbCut settings). Four times: 29.4%, -4.0
+/// ms), again 30.0%, -3.55 discs, 168 s against 197 s, and 31.9%, -2.85 discs, 167 s against
+/// 172 s (the search stops on the clock, so the load of the machine changes the games); with
+/// the even budget 20.6%, -4.15 discs, 117 s against 248 s (20.0% and 20.6% with other
+/// Multi-ProbCut settings, 20.0% with the table before). 250% from 22 to 33 empties: 25.6%,
+/// -3.6 discs, 174 s against 166 s. Four times from 22 to 29: 29.4%, -4.0
 /// discs, 198 s against 267 s (the machine was busier: NTest's time varies with the load, ours
 /// does not).
 pub const LATE_MIDGAME: std::ops::RangeInclusive<u32> = 22..=29;
