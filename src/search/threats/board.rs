@@ -373,7 +373,11 @@ impl ThreatBoard {
         let p = sq as usize;
         self.cells[p] = 0;
         // the empty squares the play refreshed, and its own, as they were
-        for (&q, &square) in self.saved_at[saved..].iter().zip(&self.saved[saved..]).rev() {
+        for (&q, &square) in self.saved_at[saved..]
+            .iter()
+            .zip(&self.saved[saved..])
+            .rev()
+        {
             let q = q as usize;
             self.sq[q] = square;
             for c in 0..2 {
