@@ -260,6 +260,14 @@ pub trait Board: Send {
         0
     }
 
+    /// Static futility pruning ("reverse futility"): the margin by which the static evaluation of
+    /// a null-window node with `depth` plies left must clear beta for the node to return that
+    /// evaluation without searching its moves, or `None` to search it (the default: never). The
+    /// game decides where it is safe, e.g. not where the side to move must answer a threat.
+    fn futility_margin(&mut self, _depth: i32) -> Option<i32> {
+        None
+    }
+
     /// Multi-ProbCut: the rule for a null-window node with `depth` plies left in a search run
     /// with `confidence` (the search's option), or `None` to search it in full. Never for a
     /// node searched to the end of the game (exact results stay exact). Default: never.
@@ -1142,6 +1150,16 @@ impl<G: Searchable> Searcher<G> {
                 size: 0,
             });
             return s;
+        }
+        if beta - alpha == 1
+            && beta.abs() < WIN_BOUND
+            && let Some(margin) = g.futility_margin(depth)
+        {
+            // Static futility: the side to move is so far ahead that its moves are not searched.
+            let e = g.evaluate(ply);
+            if e.abs() < WIN_BOUND && e - margin >= beta {
+                return e;
+            }
         }
         if beta - alpha == 1
             && let Some(confidence) = self.options.probcut

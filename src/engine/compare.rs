@@ -20,21 +20,25 @@ use crate::tt::{Policy, SLOT_BYTES, SLOTS, Table, TtStats};
 pub const MIN_KIB: usize = 1;
 pub const MAX_KIB: usize = 64 * 1024;
 
-/// The comparison's defaults for a game: (depth, table KiB). A 16 KiB table (1,024 slots)
-/// takes tens of times more stores than it has slots at these depths, where the best and the
-/// worst strategy differ clearly both from the start and in the midgame, and a whole
-/// comparison takes well under a second. Worst ÷ best nodes, measured with `xorboard compare`:
-/// Othello at depth 13, 2.66 from the start and 6.63 after XOT `f5d6c4d3c2b3b4b5` (the
-/// retrained midgame evaluation; 2.08 and 2.94 before; Multi-ProbCut made depth 11 too small a
-/// search: 1.40 and 2.35); Gomoku at depth 10, 2.25 from the start (15× pressure) and 1.62
-/// after `h8 i9 h9 h10 g8 i8 i10` (11×). Each narrowing of the Gomoku tree moved its depth
-/// up: with 12 candidates a node depth 8 put only 3.4× pressure on the table after those
-/// moves, and with five to nine candidates near the horizon depth 9 left the best row under
-/// 4×.
+/// The comparison's defaults for a game: (depth, table KiB). The table (Othello 16 KiB, 1,024
+/// slots; Gomoku 4 KiB, 256 slots) takes tens of times more stores than it has slots at these
+/// depths, where the best and the worst strategy differ clearly both from the start and in the
+/// midgame, and a whole comparison takes well under a second. Worst ÷ best nodes, measured
+/// with `xorboard compare`: Othello at depth 13, 2.66 from the start and 6.63 after XOT
+/// `f5d6c4d3c2b3b4b5` (the retrained midgame evaluation; 2.08 and 2.94 before; Multi-ProbCut
+/// made depth 11 too small a search: 1.40 and 2.35); Gomoku at depth 10 on 16 KiB before
+/// static futility, 2.25 from the start (15× pressure) and 1.62 after `h8 i9 h9 h10 g8 i8 i10`
+/// (11×). Each narrowing of the Gomoku tree moved its depth up: with 12 candidates a node
+/// depth 8 put only 3.4× pressure on the table after those moves, and with five to nine
+/// candidates near the horizon depth 9 left the best row under 4×. Static futility shrank the
+/// search after those moves to 5.6k–14k nodes, under 2× pressure for the best rows of a 16 KiB
+/// table (and depth 10 is the deepest Gomoku comparison), so the table shrank instead: at
+/// 4 KiB 9.4–24× pressure, worst ÷ best nodes 2.59 there and 2.52 from the start (8 KiB:
+/// 3.9–5.3×, 1.32).
 pub fn defaults(kind: GameKind) -> (u32, usize) {
     match kind {
         GameKind::Othello => (13, 16),
-        GameKind::Gomoku => (10, 16),
+        GameKind::Gomoku => (10, 4),
     }
 }
 

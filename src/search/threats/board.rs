@@ -1,6 +1,6 @@
 //! The threat search's working board: the Gomoku position on a grid padded with five wall cells on
-//! every side, with the [line key](super::pattern) of every cell in the four directions kept up to
-//! date on each move, so "what does a stone here do" is four table lookups.
+//! every side, with the [line key](super::pattern) of every empty cell in the four directions kept
+//! up to date on each move, so "what does a stone here do" is four table lookups.
 //!
 //! Each empty cell also keeps its four table entries for both colours (refreshed only along the
 //! lines a move touches: one lookup per colour per touched cell) and a one-word summary, and each
@@ -46,7 +46,10 @@ pub struct ThreatBoard {
     played: Vec<Played>,
     /// The squares each play refreshed or cleared, as they were before it (an undo copies them
     /// back instead of looking their entries up again).
-    saved: Vec<(Sq, Square)>,
+    /// (Two vectors rather than one of pairs: a pair is built on the stack and copied, and the
+    /// copy's wide load waited on the narrower stores that built it, 40% of `play`'s samples.)
+    saved: Vec<Square>,
+    saved_at: Vec<Sq>,
     /// Bounding box of all stones: min x, min y, max x, max y (board coordinates).
     bbox: Option<[usize; 4]>,
     /// Per colour: bit `sq` set when its stone on the empty `sq` makes a five, four or three.
@@ -70,7 +73,7 @@ struct Played {
 /// What the board keeps per square.
 #[derive(Clone, Copy, Default)]
 struct Square {
-    /// The line key in each direction ([`pattern`]).
+    /// The line key in each direction ([`pattern`]); kept up to date on empty squares only.
     keys: [u32; 4],
     /// PatternTable entries per colour and direction (0 on stones and walls).
     entries: [[u16; 4]; 2],
@@ -129,6 +132,7 @@ impl ThreatBoard {
             side: game.side_to_move(),
             played: Vec::new(),
             saved: Vec::new(),
+            saved_at: Vec::new(),
             bbox,
             threats: std::array::from_fn(|_| vec![0; squares.div_ceil(64)]),
             values: CellValues::built_in(),
@@ -329,18 +333,20 @@ impl ThreatBoard {
             eval: self.eval,
             saved: self.saved.len(),
         });
-        self.saved.push((sq, self.sq[p]));
+        self.saved.push(self.sq[p]);
+        self.saved_at.push(sq);
         self.cells[p] = code as u8;
         for (d, step) in self.steps.into_iter().enumerate() {
             for off in (-reach..=-1).chain(1..=reach) {
                 // `p` sits at offset `off` of the cell `p - off * step`
+                // Only empty squares' keys are read (by `refresh`): a stone's square keeps the
+                // keys it had when it was played, which are right again when its undo comes (every
+                // later play undone), so stones and walls are skipped here and in `undo`.
                 let q = (p as isize - off as isize * step) as usize;
-                let empty = self.cells[q] == 0;
-                if empty {
-                    self.saved.push((q as Sq, self.sq[q]));
-                }
-                self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
-                if empty {
+                if self.cells[q] == 0 {
+                    self.saved.push(self.sq[q]);
+                    self.saved_at.push(q as Sq);
+                    self.sq[q].keys[d] |= code << (2 * pattern::slot(off));
                     self.refresh(q, d);
                 }
             }
@@ -365,24 +371,21 @@ impl ThreatBoard {
         };
         self.side = self.side.opponent();
         let p = sq as usize;
-        let reach = self.reach();
         self.cells[p] = 0;
-        for (d, step) in self.steps.into_iter().enumerate() {
-            for off in (-reach..=-1).chain(1..=reach) {
-                let q = (p as isize - off as isize * step) as usize;
-                if self.cells[q] != 0 {
-                    self.sq[q].keys[d] &= !(3 << (2 * pattern::slot(off)));
-                }
-            }
-        }
         // the empty squares the play refreshed, and its own, as they were
-        for (q, square) in self.saved.drain(saved..).rev() {
+        for (&q, &square) in self.saved_at[saved..]
+            .iter()
+            .zip(&self.saved[saved..])
+            .rev()
+        {
             let q = q as usize;
             self.sq[q] = square;
             for c in 0..2 {
                 mark_threat(&mut self.threats[c], q, square.summary[c] != 0);
             }
         }
+        self.saved.truncate(saved);
+        self.saved_at.truncate(saved);
         self.eval = eval;
         let cell = self.cell_of(sq);
         self.hash ^= self.zobrist.stones[cell][self.side.index()] ^ self.zobrist.side;
