@@ -4,7 +4,8 @@
 //! engine thread as the screen does; the same rows, the winner marked ★, and the one-line
 //! reading.
 //!
-//! The defaults (Othello depth 13, Gomoku depth 10, 16 KiB = 1,024 slots) put the table under
+//! The defaults (Othello depth 13 on 16 KiB = 1,024 slots, Gomoku depth 10 on 4 KiB = 256 slots) put
+//! the table under
 //! tens of times more stores than it has slots, where the strategies differ clearly.
 
 use std::time::Duration;
@@ -27,10 +28,10 @@ pub struct CompareArgs {
     /// Moves from the start: an Othello transcript (f5d6c3) or Gomoku coordinates (h8,i9).
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// Size of every row's table in KiB (1–65536; default 16: 1,024 slots).
+    /// Size of every row's table in KiB (1–65536; default Othello 16 = 1,024 slots, Gomoku 4 = 256).
     #[arg(long)]
     pub tt_kib: Option<usize>,
-    /// Search depth (default: Othello 11, Gomoku 8; at most 14 / 10).
+    /// Search depth (default: Othello 13, Gomoku 10; at most 14 / 10).
     #[arg(long, short)]
     pub depth: Option<u32>,
     /// Check bits accepted for a hit (8–64).

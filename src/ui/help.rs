@@ -80,7 +80,7 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
             "x step-through: the last move's XOR terms one at a time; the Zobrist panel shows the",
             "hash after each term with the bits that term flips lit.",
             "c compare: this position searched again to one depth under every strategy and without",
-            "a TT, by the engine, each on a fresh small table (16 KiB) so that the search stores",
+            "a TT, by the engine, each on a fresh small table (Othello 16 KiB, Gomoku 4) so the search stores",
             "many times more positions than there are slots (the pressure) and the strategies must",
             "choose; rows against the best (★); :compare DEPTH SIZE for others, [ ] halve or double",
             "the table; xorboard compare prints the same rows. Below: nodes with and without",
