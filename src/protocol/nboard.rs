@@ -47,20 +47,20 @@ pub const MIN_MOVE_MS: u64 = 20;
 pub const SCORE_PER_DISC: i32 = 100;
 /// `--move-ms` gives the moves with this many empties [`LATE_MIDGAME_PERCENT`] of the budget,
 /// just before the exact solver takes over the root's moves (a depth-12 search does from 20
-/// empties, [`HANDOVER_GAP`](crate::search::othello::HANDOVER_GAP)). With an even budget the
-/// endgame left time unused (90 ms a move: 79 ms used at 21 empties, 65 at 20, 31 at 19, 9 at
-/// 18) while the moves before it decided the most: against NTest at depth 16 (80 XOT games)
-/// NTest's own score went from +1.7 discs at its last midgame move (27.5 empties on average) to
-/// +4.7 at its first exact solve (17.5 empties); from 0 to +1.7 over the whole midgame before.
-/// With three times the budget from 22 to 29 empties: 36.25% and -2.17 discs a game (NTest +1.3
-/// and +2.4 at those points), 166 s of thinking against NTest's 212 s (80 ms a move against 101
-/// ms), again 30.0%, -3.55 discs, 168 s against 197 s, and 31.9%, -2.85 discs, 167 s against
-/// 172 s (the search stops on the clock, so the load of the machine changes the games); with
-/// the even budget 20.6%, -4.15 discs, 117 s against 248 s (20.0% and 20.6% with other
-/// Multi-ProbCut settings, 20.0% with the table before). 250% from 22 to 33 empties: 25.6%,
-/// -3.6 discs, 174 s against 166 s. Four times from 22 to 29: 29.4%, -4.0
-/// discs, 198 s against 267 s (the machine was busier: NTest's time varies with the load, ours
-/// does not).
+/// empties, [`HANDOVER_GAP`](crate::search::othello::HANDOVER_GAP)). The time comes back below
+/// them: at 90 ms a move the solver used 79 ms at 21 empties, 65 at 20, 31 at 19 and 9 at 18.
+/// These moves decide the most: against NTest at depth 16 (80 XOT games) NTest's own score rose
+/// from 0 to +1.7 discs over the whole midgame, then to +4.7 between its last midgame move (27.5
+/// empties on average) and its first exact solve (17.5).
+///
+/// Measured against NTest at depth 16, 80 XOT games, `--move-ms 90` (our think time against
+/// NTest's; the search stops on the clock, so the machine's load changes the games):
+/// - even budget: 20.0%, 20.6%, 20.0%, 20.6% (four runs, Multi-ProbCut variants), about
+///   −4.2 discs a game, 114–117 s against 200–248 s;
+/// - 300% from 22 to 29 empties: 36.25%, 30.0%, 31.9% (−2.2 to −3.6 discs), 166–168 s against
+///   172–212 s (80 ms a move against NTest's 82–101);
+/// - 400% from 22 to 29: 29.4%, 198 s against 267 s; 250% from 22 to 33: 25.6%, 174 s
+///   against 166 s.
 pub const LATE_MIDGAME: std::ops::RangeInclusive<u32> = 22..=29;
 /// See [`LATE_MIDGAME`].
 pub const LATE_MIDGAME_PERCENT: u32 = 300;

@@ -961,8 +961,9 @@ impl Board for GomokuBoard {
     }
 
     /// [`FUTILITY`] per ply at nodes up to [`FUTILITY_DEPTH`] plies from the horizon, when the
-    /// side to move has no threat to answer (no five point of the opponent, no open four or double
-    /// four to stop); never for the baseline engine.
+    /// side to move has no threat to answer: the opponent has no five point, and no square where
+    /// its stone makes two at once (an open four or a double four, e.g. from an open three).
+    /// Never for the baseline engine.
     fn futility_margin(&mut self, depth: i32) -> Option<i32> {
         if self.threats.is_none()
             || !(1..=FUTILITY_DEPTH).contains(&depth)
