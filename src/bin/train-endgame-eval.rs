@@ -17,9 +17,14 @@
 //! ```
 //!
 //! 1. Games: half the games start from an XOT opening (`assets/xot.txt`), half from the
-//!    standard start (so the first bands see positions too); a noisy one-ply policy plays on
-//!    (the shipped pattern evaluation, a random choice among the best three moves, now and then
-//!    a random move). Every position is kept.
+//!    standard start (so the first bands see positions too); a noisy policy plays on (the
+//!    shipped pattern evaluation, by default one ply deep, a random choice among the best three
+//!    moves, one move in ten at random; `--policy-depth`, `--policy-top`, `--random-every`).
+//!    Every position is kept. With `--outcome-weight W` each game is played on to
+//!    `--outcome-at` empties (below the fitted bands by the policy's best moves only) and solved
+//!    exactly; the search labels of the bands up to `--outcome-to` empties become
+//!    `(1 - W) * search + W * outcome`, the game's exact result for the position's side to move
+//!    (an anchor that does not pass the lower bands' errors up).
 //! 2. Exact labels (only when bands below `--refit-from` empties are refitted): each game stops
 //!    at `--solve-at` empties (default 18), that position is solved exactly and every position of
 //!    the solver's perfect line gets its exact score.
@@ -161,6 +166,27 @@ struct Cli {
     /// --probcut-fit: deepest evaluation search.
     #[arg(long, default_value_t = 4)]
     max_depth: u32,
+    /// Training games: plies of the search that scores each move (1: the evaluation after it).
+    #[arg(long, default_value_t = 1)]
+    policy_depth: u32,
+    /// Training games: a move is drawn from this many of the best.
+    #[arg(long, default_value_t = 3)]
+    policy_top: usize,
+    /// Training games: one move in this many is any legal move.
+    #[arg(long, default_value_t = 10)]
+    random_every: u64,
+    /// Weight of the game's outcome in the search-labelled bands' labels (0: search labels
+    /// alone): each game is played on by the policy to --outcome-at empties and solved exactly,
+    /// and a position's label is (1 - w) * search + w * that exact result for its side to move.
+    #[arg(long, default_value_t = 0.0)]
+    outcome_weight: f32,
+    /// Empties at which a game is solved for its outcome (with --outcome-weight).
+    #[arg(long, default_value_t = 20)]
+    outcome_at: u32,
+    /// With --outcome-weight: only bands whose top is at most this many empties blend in the
+    /// outcome.
+    #[arg(long, default_value_t = 64)]
+    outcome_to: u32,
 }
 
 /// A one-line error and exit status 2.
@@ -188,43 +214,108 @@ fn empties(p: u64, o: u64) -> u32 {
     64 - (p | o).count_ones()
 }
 
+/// The final score (discs, the empties to the winner) of a finished game for the side `p`.
+fn final_score(p: u64, o: u64) -> i32 {
+    let d = p.count_ones() as i32 - o.count_ones() as i32;
+    d + d.signum() * empties(p, o) as i32
+}
+
 /// The positions a playout went through, and the one it stopped at (if the game got there).
 type Playout = (Vec<(u64, u64)>, Option<(u64, u64)>);
+
+/// How the training games choose their moves: each move is scored by a `depth`-ply search with
+/// the policy's weights (1: the evaluation of the resulting position), one of the best `top`
+/// is played at random, and one move in `random_every` is any legal move; at `greedy_below`
+/// empties or fewer, always the best.
+#[derive(Clone, Copy)]
+struct Noise {
+    depth: u32,
+    top: usize,
+    random_every: u64,
+    greedy_below: u32,
+}
+
+/// The noisy one-ply policy the trainer always used (and `--swing`/`--probcut-fit` still use).
+const ONE_PLY: Noise = Noise {
+    depth: 1,
+    top: 3,
+    random_every: 10,
+    greedy_below: 0,
+};
 
 /// Play on from `start` with a noisy policy down to `stop_at` empties; returns the positions
 /// with a move to play (side to move first) and the position reached, if the game got there.
 fn playout(start: (u64, u64), stop_at: u32, policy: &Weights, rng: &mut Rng) -> Playout {
+    let (seen, end, _) = playout_with(start, stop_at, policy, ONE_PLY, rng);
+    (
+        seen.into_iter().map(|(p, o, _)| (p, o)).collect(),
+        end.map(|(p, o, _)| (p, o)),
+    )
+}
+
+/// A position and whether its side to move is the one that moved first in the playout.
+type Sided = (u64, u64, bool);
+
+/// [`playout`] with the move choice of `noise`, each position tagged with its side to move.
+fn playout_with(
+    start: (u64, u64),
+    stop_at: u32,
+    policy: &Weights,
+    noise: Noise,
+    rng: &mut Rng,
+) -> (Vec<Sided>, Option<Sided>, Option<(i32, bool)>) {
     let (mut p, mut o) = start;
+    let mut first = true;
     let mut seen = Vec::new();
     loop {
         if empties(p, o) <= stop_at {
-            return (seen, Some((p, o)));
+            return (seen, Some((p, o, first)), None);
         }
         let mv = moves(p, o);
         if mv == 0 {
             if moves(o, p) == 0 {
-                return (seen, None);
+                return (seen, None, Some((final_score(p, o), first)));
             }
             (p, o) = (o, p);
+            first = !first;
             continue;
         }
-        seen.push((p, o));
+        seen.push((p, o, first));
         let mut scored = Vec::new();
         let mut m = mv;
         while m != 0 {
             let x = m.trailing_zeros() as usize;
             m &= m - 1;
             let (cp, co) = play(p, o, x);
-            scored.push((-policy.eval(cp, co), x));
+            let v = if noise.depth <= 1 {
+                policy.eval(cp, co)
+            } else {
+                let mut ind = Indices::new(cp, co);
+                pattern_search(
+                    policy,
+                    &mut ind,
+                    0,
+                    cp,
+                    co,
+                    noise.depth - 1,
+                    -i32::MAX,
+                    i32::MAX,
+                    3,
+                )
+            };
+            scored.push((-v, x));
         }
         scored.sort_by_key(|b| std::cmp::Reverse(b.0));
-        let k = if rng.next().is_multiple_of(10) {
+        let k = if empties(p, o) <= noise.greedy_below {
+            1
+        } else if rng.next().is_multiple_of(noise.random_every.max(1)) {
             scored.len()
         } else {
-            scored.len().min(3)
+            scored.len().min(noise.top.max(1))
         };
         let x = scored[(rng.next() % k as u64) as usize].1;
         (p, o) = play(p, o, x);
+        first = !first;
     }
 }
 
@@ -316,8 +407,25 @@ fn main() {
         label_depth,
         pool,
         tops: tops_text,
+        policy_depth,
+        policy_top,
+        random_every,
+        outcome_weight,
+        outcome_at,
+        outcome_to,
         ..
     } = cli;
+    // below the fitted bands the games only play on to their outcome: best moves only
+    let noise = Noise {
+        depth: policy_depth,
+        top: policy_top,
+        random_every,
+        greedy_below: if outcome_weight > 0.0 {
+            refit_from.saturating_sub(1)
+        } else {
+            0
+        },
+    };
     let single_depth = cli.single_depth_labels;
     let tempo_correction = !cli.no_tempo_correction;
     let tops: Vec<u8> = tops_text
@@ -350,6 +458,8 @@ fn main() {
 
     let mut labeled: Vec<Sample> = Vec::new();
     let mut unlabeled: Vec<(u64, u64)> = Vec::new();
+    // the outcome of each unlabeled position's game for its side to move (NaN: none)
+    let mut outcome: Vec<f32> = Vec::new();
     let cached = (!data.is_empty())
         .then(|| std::fs::read_to_string(&data).ok())
         .flatten();
@@ -365,14 +475,23 @@ fn main() {
                 let p = u64::from_str_radix(f.get(1)?, 16).ok()?;
                 let o = u64::from_str_radix(f.get(2)?, 16).ok()?;
                 match *f.first()? {
-                    "L" => Some((p, o, Some(f.get(3)?.parse::<f32>().ok()?))),
-                    "U" => Some((p, o, None)),
+                    "L" => Some((p, o, Some(f.get(3)?.parse::<f32>().ok()?), f32::NAN)),
+                    "U" => {
+                        let r = match f.get(3) {
+                            Some(t) => t.parse::<f32>().ok()?,
+                            None => f32::NAN,
+                        };
+                        Some((p, o, None, r))
+                    }
                     _ => None,
                 }
             })();
             match parsed {
-                Some((p, o, Some(score))) => labeled.push(Sample { p, o, score }),
-                Some((p, o, None)) => unlabeled.push((p, o)),
+                Some((p, o, Some(score), _)) => labeled.push(Sample { p, o, score }),
+                Some((p, o, None, r)) => {
+                    unlabeled.push((p, o));
+                    outcome.push(r);
+                }
                 None => fail(&format!("{data}: not a line of the data cache: {line:?}")),
             }
         }
@@ -408,12 +527,37 @@ fn main() {
                     continue;
                 }
             }
-            let stop_at = if exact { solve_at } else { refit_from };
-            let (seen, end) = playout((p, o), stop_at, &base, &mut rng);
-            unlabeled.extend(
-                seen.into_iter()
-                    .filter(|&(a, b)| (refit_from..=refit_to).contains(&empties(a, b))),
-            );
+            let with_outcome = !exact && outcome_weight > 0.0;
+            let stop_at = if exact {
+                solve_at
+            } else if with_outcome {
+                outcome_at.min(refit_from)
+            } else {
+                refit_from
+            };
+            let (seen, end, over) = playout_with((p, o), stop_at, &base, noise, &mut rng);
+            // the game's exact result for the side that moved first
+            let result = if !with_outcome {
+                None
+            } else if let Some((sp, so, side)) = end {
+                solver
+                    .solve(sp, so, &stop, &SolveLimits::default())
+                    .ok()
+                    .map(|s| if side { s.score } else { -s.score })
+            } else {
+                over.map(|(v, side)| if side { v } else { -v })
+            };
+            for (a, b, side) in seen {
+                if (refit_from..=refit_to).contains(&empties(a, b)) {
+                    unlabeled.push((a, b));
+                    outcome.push(match result {
+                        Some(v) if side => v as f32,
+                        Some(v) => -v as f32,
+                        None => f32::NAN,
+                    });
+                }
+            }
+            let end = end.map(|(a, b, _)| (a, b));
             if exact && let Some((sp, so)) = end {
                 let Ok(s) = solver.solve(sp, so, &stop, &SolveLimits::default()) else {
                     continue;
@@ -458,8 +602,15 @@ fn main() {
             for s in &labeled[old_labeled..] {
                 writeln!(f, "L {:x} {:x} {}", s.p, s.o, s.score).expect("write");
             }
-            for &(p, o) in &unlabeled[old_unlabeled..] {
-                writeln!(f, "U {p:x} {o:x}").expect("write");
+            for (&(p, o), &r) in unlabeled[old_unlabeled..]
+                .iter()
+                .zip(&outcome[old_unlabeled..])
+            {
+                if r.is_nan() {
+                    writeln!(f, "U {p:x} {o:x}").expect("write");
+                } else {
+                    writeln!(f, "U {p:x} {o:x} {r}").expect("write");
+                }
             }
         }
     }
@@ -508,8 +659,9 @@ fn main() {
             let started = std::time::Instant::now();
             let s: Vec<Sample> = unlabeled
                 .iter()
-                .filter(|&&(p, o)| pooled(empties(p, o)))
-                .map(|&(p, o)| {
+                .zip(&outcome)
+                .filter(|&(&(p, o), _)| pooled(empties(p, o)))
+                .map(|(&(p, o), &r)| {
                     let n = empties(p, o);
                     let depth = label_depth.max(n + 1 - lo).min(n);
                     let mut ind = Indices::new(p, o);
@@ -524,11 +676,13 @@ fn main() {
                     } else {
                         (search(depth) + search(depth - 1)) / 2.0
                     };
-                    Sample {
-                        p,
-                        o,
-                        score: v / SCALE as f32,
-                    }
+                    let v = v / SCALE as f32;
+                    let score = if outcome_weight > 0.0 && hi <= outcome_to && !r.is_nan() {
+                        (1.0 - outcome_weight) * v + outcome_weight * r
+                    } else {
+                        v
+                    };
+                    Sample { p, o, score }
                 })
                 .collect();
             eprintln!(
