@@ -253,10 +253,11 @@ pub trait Board: Send {
     fn next_iteration(&self) -> f64 {
         0.55
     }
-    /// Late move reductions: how many plies shallower the `i`-th move (0-based, after sorting,
-    /// never the first) of a node with `depth` plies left is searched first; a move that then
-    /// beats alpha is searched again at the full depth. Default: 0, every move at the full depth.
-    fn late_move_reduction(&self, _i: usize, _depth: i32) -> i32 {
+    /// Late move reductions: how many plies shallower the `i`-th move `mv` (0-based, after
+    /// sorting, never the first) of a node with `depth` plies left is searched first (the board
+    /// is still at the node, `mv` not played); a move that then beats alpha is searched again at
+    /// the full depth. Default: 0, every move at the full depth.
+    fn late_move_reduction(&mut self, _i: usize, _depth: i32, _mv: Move) -> i32 {
         0
     }
 
@@ -1310,7 +1311,7 @@ impl<G: Searchable> Searcher<G> {
             // Late moves of a game that asks for it are searched shallower first; one that
             // beats alpha is searched again at the full depth.
             let r = if ext == 0 && i > 0 {
-                g.late_move_reduction(i, depth)
+                g.late_move_reduction(i, depth, mv)
             } else {
                 0
             };
