@@ -722,8 +722,9 @@ impl super::Searchable for Gomoku {
         {
             // A quarter of the budget the search offers: the pattern-ordered alpha-beta search
             // makes better use of the rest (half against the full budget: 55.7% in 96 self-play
-            // games; a quarter against half: 55.2% in 96, and against Rapfi strength 60 27/96,
-            // 28.1%, where half scored 21.5/96, 22.4%, in runs alternated in one session).
+            // games; a quarter against half: 55.2% in 96, re-run 44.8% in 96 — not settled in
+            // self-play; against Rapfi strength 60 27/96, 28.1%, where half scored 21.5/96,
+            // 22.4%, in runs alternated in one session).
             let vct = ThreatLimits::vct(VCT_THREES, THREAT_DEPTH).with_time(t / 4);
             found = ts.search(self, me, &vct, stop);
         }
