@@ -98,6 +98,9 @@ pub struct SearchStats {
     /// The internal score: Othello in centi-discs, Gomoku as `score`.
     pub raw_score: i32,
     pub best: Option<Move>,
+    /// The iteration `best` comes from: `depth`, or `depth + 1` when the next, unfinished
+    /// iteration has already found a better move (`pv` is still the completed iteration's line).
+    pub best_depth: u32,
     pub pv: Vec<Move>,
     /// Othello: solved to the end; Gomoku: a proven win or loss.
     pub exact: bool,
@@ -772,6 +775,7 @@ impl<G: Searchable> Searcher<G> {
             }
             Gen::WinNow(mv, s) => {
                 run.best.depth = 1;
+                run.best.best_depth = run.best.depth;
                 run.best.best = Some(mv);
                 run.best.pv = vec![mv];
                 run.best.score = <G::Board as Board>::display_score(s);
@@ -789,6 +793,7 @@ impl<G: Searchable> Searcher<G> {
                 let score = WIN - f.line.len() as i32;
                 self.nodes += f.nodes;
                 run.best.depth = f.line.len().div_ceil(2) as u32;
+                run.best.best_depth = run.best.depth;
                 run.best.best = Some(f.best);
                 run.best.pv = f.line;
                 run.best.score = <G::Board as Board>::display_score(score);
@@ -801,6 +806,7 @@ impl<G: Searchable> Searcher<G> {
                 RootHint::None => {}
                 RootHint::Decided { best, score, pv } => {
                     run.best.depth = 1;
+                    run.best.best_depth = run.best.depth;
                     run.best.best = Some(best);
                     run.best.pv = pv;
                     run.best.score = <G::Board as Board>::display_score(score);
@@ -851,6 +857,7 @@ impl<G: Searchable> Searcher<G> {
             run.best.score = <G::Board as Board>::display_score(score);
             run.best.raw_score = score;
             run.best.best = pv.first().copied().or(run.best.best);
+            run.best.best_depth = depth;
             run.best.pv = pv;
             let solved = exact_depth.is_some_and(|d| depth >= d);
             run.best.exact = proven || solved;
@@ -1008,6 +1015,7 @@ impl<G: Searchable> Searcher<G> {
                     if i > 0 || depth == 1 {
                         // A new best found inside this iteration is good to play if stopped.
                         run.best.best = Some(mv);
+                        run.best.best_depth = depth as u32;
                     }
                 }
                 if alpha >= beta {

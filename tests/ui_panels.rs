@@ -620,3 +620,51 @@ fn basic_theme_colours_and_mono_theme_does_not() {
         "the basic theme uses only the 16 ANSI colours"
     );
 }
+
+#[test]
+fn search_panel_says_when_the_best_move_comes_from_an_unfinished_iteration() {
+    let g = AnyGame::Othello(othello("f5"));
+    use xorboard::ui::position::AnyGameExt;
+    let mut view = SearchView::default();
+    view.start(Activity::Thinking(xorboard::game::Side::White));
+    // Depth 5 completed with d6 first; the unfinished depth 6 found f4 better.
+    let stats = SearchStats {
+        depth: 5,
+        seldepth: 7,
+        nodes: 90_000,
+        best: Some(Move::at(29)),
+        best_depth: 6,
+        pv: vec![Move::at(43), Move::at(29), Move::at(18)],
+        ..SearchStats::default()
+    };
+    view.absorb(&stats, g.kind(), |m| g.name(m));
+    let text = format!(
+        "{}",
+        draw(70, 10, |area, buf| search::render(
+            &view,
+            area,
+            buf,
+            &mono()
+        ))
+    );
+    assert!(text.contains("best f4 (from unfinished depth 6)"), "{text}");
+    assert!(text.contains("pv d6 f4 c3"), "{text}");
+    // Once the iteration completes, the note goes.
+    let done = SearchStats {
+        depth: 6,
+        best_depth: 6,
+        pv: vec![Move::at(29)],
+        ..stats
+    };
+    view.absorb(&done, g.kind(), |m| g.name(m));
+    let text = format!(
+        "{}",
+        draw(70, 10, |area, buf| search::render(
+            &view,
+            area,
+            buf,
+            &mono()
+        ))
+    );
+    assert!(!text.contains("unfinished"), "{text}");
+}

@@ -91,6 +91,9 @@ pub struct SearchView {
     pub elapsed_ms: u64,
     pub score: String,
     pub best: Option<String>,
+    /// The unfinished iteration `best` comes from, when it beat the last completed one's move
+    /// (which `pv` and the depth still show).
+    pub best_unfinished: Option<u32>,
     pub pv: Vec<String>,
     pub exact: bool,
     /// One entry per depth seen, oldest first.
@@ -132,6 +135,7 @@ impl SearchView {
         self.elapsed_ms = s.elapsed_ms;
         self.score = score_text(kind, s.score);
         self.best = s.best.map(&name);
+        self.best_unfinished = (s.best_depth > s.depth).then_some(s.best_depth);
         self.pv = s.pv.iter().map(|&m| name(m)).collect();
         self.exact = s.exact;
         self.reports += 1;
@@ -241,6 +245,12 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             l("  best "),
             v(view.best.clone().unwrap_or_else(|| "–".into())),
         ];
+        if let Some(d) = view.best_unfinished {
+            second.push(Span::styled(
+                format!(" (from unfinished depth\u{a0}{d})"),
+                theme.dim,
+            ));
+        }
         if view.exact {
             second.push(Span::styled("  exact", theme.good));
         }
