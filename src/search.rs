@@ -193,6 +193,15 @@ pub struct ExactNode<'a> {
     pub deadline: Option<Instant>,
 }
 
+/// What [`Board::exact_hook`] answers: a fail-soft score for the node's window, and whether it
+/// is exact to the end of the game (stored as such) or only probable (a selective endgame
+/// search, stored at the node's depth so that a deeper iteration asks again).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct HookAnswer {
+    pub score: i32,
+    pub exact: bool,
+}
+
 /// A Multi-ProbCut rule for one node ([`Board::probcut`]): a search of `shallow` plies
 /// predicts the node's full-depth score as `slope · shallow score + intercept`, and the node is
 /// cut when that prediction clears the window by `margin` (the confidence times the
@@ -329,7 +338,7 @@ pub trait Board: Send {
     /// Answer the node exactly if this game can (e.g. an Othello endgame solver for few
     /// empties): a fail-soft score for the node's window; `nodes` grows by the work done.
     /// Default: never.
-    fn exact_hook(&mut self, _node: &ExactNode<'_>, _nodes: &mut u64) -> Option<i32> {
+    fn exact_hook(&mut self, _node: &ExactNode<'_>, _nodes: &mut u64) -> Option<HookAnswer> {
         None
     }
 
@@ -1136,7 +1145,7 @@ impl<G: Searchable> Searcher<G> {
             }
         }
         if self.options.exact
-            && let Some(s) = g.exact_hook(
+            && let Some(answer) = g.exact_hook(
                 &ExactNode {
                     ply,
                     depth,
@@ -1148,12 +1157,17 @@ impl<G: Searchable> Searcher<G> {
                 &mut self.nodes,
             )
         {
+            let s = answer.score;
             let bound = Bound::of_window(s, alpha, beta);
             self.store(Entry {
                 key,
                 score: to_tt(s, ply),
                 mv: Move::NONE,
-                depth: exact_entry_depth(g.exact_depth().unwrap_or(0)),
+                depth: if answer.exact {
+                    exact_entry_depth(g.exact_depth().unwrap_or(0))
+                } else {
+                    depth.clamp(0, DEPTH_EXACT as i32 - 1) as u8
+                },
                 bound,
                 age: 0,
                 size: 0,

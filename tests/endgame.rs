@@ -136,6 +136,41 @@ fn window_search_decides_win_loss_draw() {
     }
 }
 
+#[test]
+fn selective_window_search_is_close_and_never_taints_exact_results() {
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(4);
+    // FFO #40, #43, #44: 20, 23 and 23 empties.
+    for e in suite("ffo40-49.txt", &[40, 43, 44]) {
+        let (p, o) = e.game.player_opponent();
+        for pass in 0..3 {
+            let s = solver
+                .solve_window_selective(p, o, -64, 64, pass, &stop, &SolveLimits::default())
+                .expect("no limits");
+            assert_eq!(s.bound, Bound::Exact, "a full window gives a score");
+            assert!(
+                (s.score - e.score).abs() <= 16,
+                "FFO #{} pass {pass}: probable {} against exact {}",
+                e.id,
+                s.score,
+                e.score
+            );
+            assert!(s.best.cell().is_some(), "FFO #{} pass {pass}: a move", e.id);
+        }
+        // The selective bounds stay at their own levels: the exact search on the same table
+        // still finds the exact score, also in a window just above or below it.
+        let exact = solver
+            .solve(p, o, &stop, &SolveLimits::default())
+            .expect("no limits");
+        assert_eq!(exact.score, e.score, "FFO #{}", e.id);
+        let above = solver
+            .solve_window(p, o, e.score, e.score + 2, &stop, &SolveLimits::default())
+            .expect("no limits");
+        assert_eq!(above.bound, Bound::Upper);
+        assert_eq!(above.score, e.score);
+    }
+}
+
 fn xorboard(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_xorboard"))
         .args(args)

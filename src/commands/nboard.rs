@@ -31,7 +31,8 @@ pub struct NboardArgs {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
-    /// of a standard deviation (default: the engine's).
+    /// of a standard deviation (default: `200,5` at a fixed depth, the engine's `100,5` with
+    /// `--move-ms`).
     #[arg(long, value_name = "SPEC")]
     pub probcut: Option<ProbCutSpec>,
 }
@@ -42,8 +43,12 @@ pub fn run(args: &NboardArgs) -> CommandResult {
         .with_move_budget(args.move_ms.map(std::time::Duration::from_millis));
     let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
     protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
-    if let Some(ProbCutSpec(confidence)) = args.probcut {
-        thinker.engine().set_probcut(confidence);
+    match args.probcut {
+        Some(ProbCutSpec(confidence)) => thinker.engine().set_probcut(confidence),
+        None if args.move_ms.is_none() => thinker
+            .engine()
+            .set_probcut(Some(nboard::FIXED_DEPTH_PROBCUT)),
+        None => {}
     }
     let stdout = std::io::stdout();
     protocol::run(

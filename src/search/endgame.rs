@@ -382,6 +382,47 @@ impl Solver {
             nodes,
         })
     }
+
+    /// [`Solver::solve_window`] with ProbCut at the confidence of selective pass `pass` (an
+    /// index into [`Options::selective_confidence`]): a probable result, far cheaper than the
+    /// exact one. Its bounds are stored at that pass's level, so they never reach an exact
+    /// search, and it uses the exact search's bounds and those of passes at least as confident.
+    #[allow(clippy::too_many_arguments)]
+    pub fn solve_window_selective(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        pass: usize,
+        stop: &AtomicBool,
+        limits: &SolveLimits,
+    ) -> Result<WindowSolution, Interrupted> {
+        let (p, o) = (player, opponent & !player);
+        let alpha = alpha.clamp(-65, 64);
+        let beta = beta.clamp(alpha + 1, 65);
+        let pass = pass.min(self.options.selective_confidence.len() - 1);
+        let confidence = self.options.selective_confidence[pass];
+        self.table.new_search();
+        let mut t = self.tree(stop, limits);
+        t.ev.probcut = Some(ordering::ProbCut {
+            confidence,
+            min_empties: t.options.probcut_min_empties,
+            depth: t.options.probcut_depth,
+        });
+        t.level = 1 + pass as u8;
+        let result = root(&mut t, p, o, alpha, beta);
+        let (stats, nodes) = (t.table_stats, t.total_nodes());
+        self.add_stats(&stats);
+        let (score, best) = result?;
+        let bound = Bound::of_window(score, alpha, beta);
+        Ok(WindowSolution {
+            score,
+            bound,
+            best,
+            nodes,
+        })
+    }
 }
 
 /// The exact score and a best move: with enough empties, the preparation search's guess, the
