@@ -154,8 +154,12 @@ impl App {
                     Ok(_) => {
                         self.redo.clear();
                         self.notice = None;
+                        let found = match self.search.best_unfinished {
+                            Some(d) => format!("; found in unfinished depth {d}"),
+                            None => String::new(),
+                        };
                         self.info(format!(
-                            "engine {} played {name} (score {}, depth {})",
+                            "engine {} played {name} (score {}, depth {}{found})",
                             stone_glyph(side),
                             self.search.score,
                             self.search.depth
