@@ -638,15 +638,13 @@ fn search_panel_says_when_the_best_move_comes_from_an_unfinished_iteration() {
         ..SearchStats::default()
     };
     view.absorb(&stats, g.kind(), |m| g.name(m));
-    let text = format!(
-        "{}",
-        draw(70, 10, |area, buf| search::render(
-            &view,
-            area,
-            buf,
-            &mono()
-        ))
-    );
+    let panel = |view: &SearchView| {
+        format!(
+            "{}",
+            draw(70, 10, |area, buf| search::render(view, area, buf, &mono()))
+        )
+    };
+    let text = panel(&view);
     assert!(text.contains("best f4 (from unfinished depth 6)"), "{text}");
     assert!(text.contains("pv d6 f4 c3"), "{text}");
     // Once the iteration completes, the note goes.
@@ -657,14 +655,6 @@ fn search_panel_says_when_the_best_move_comes_from_an_unfinished_iteration() {
         ..stats
     };
     view.absorb(&done, g.kind(), |m| g.name(m));
-    let text = format!(
-        "{}",
-        draw(70, 10, |area, buf| search::render(
-            &view,
-            area,
-            buf,
-            &mono()
-        ))
-    );
+    let text = panel(&view);
     assert!(!text.contains("unfinished"), "{text}");
 }

@@ -365,22 +365,7 @@ impl Solver {
         stop: &AtomicBool,
         limits: &SolveLimits,
     ) -> Result<WindowSolution, Interrupted> {
-        let (p, o) = (player, opponent & !player);
-        let alpha = alpha.clamp(-65, 64);
-        let beta = beta.clamp(alpha + 1, 65);
-        self.table.new_search();
-        let mut t = self.tree(stop, limits);
-        let result = root(&mut t, p, o, alpha, beta);
-        let (stats, nodes) = (t.table_stats, t.total_nodes());
-        self.add_stats(&stats);
-        let (score, best) = result?;
-        let bound = Bound::of_window(score, alpha, beta);
-        Ok(WindowSolution {
-            score,
-            bound,
-            best,
-            nodes,
-        })
+        self.window(player, opponent, (alpha, beta), None, stop, limits)
     }
 
     /// [`Solver::solve_window`] with ProbCut at the confidence of selective pass `pass` (an
@@ -398,19 +383,29 @@ impl Solver {
         stop: &AtomicBool,
         limits: &SolveLimits,
     ) -> Result<WindowSolution, Interrupted> {
+        self.window(player, opponent, (alpha, beta), Some(pass), stop, limits)
+    }
+
+    /// One window search, exact or as selective pass `pass`.
+    fn window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        (alpha, beta): (i32, i32),
+        pass: Option<usize>,
+        stop: &AtomicBool,
+        limits: &SolveLimits,
+    ) -> Result<WindowSolution, Interrupted> {
         let (p, o) = (player, opponent & !player);
         let alpha = alpha.clamp(-65, 64);
         let beta = beta.clamp(alpha + 1, 65);
-        let pass = pass.min(self.options.selective_confidence.len() - 1);
-        let confidence = self.options.selective_confidence[pass];
         self.table.new_search();
+        let confidences = self.options.selective_confidence;
         let mut t = self.tree(stop, limits);
-        t.ev.probcut = Some(ordering::ProbCut {
-            confidence,
-            min_empties: t.options.probcut_min_empties,
-            depth: t.options.probcut_depth,
-        });
-        t.level = 1 + pass as u8;
+        if let Some(k) = pass {
+            let k = k.min(confidences.len() - 1);
+            make_selective(&mut t, k, confidences[k]);
+        }
         let result = root(&mut t, p, o, alpha, beta);
         let (stats, nodes) = (t.table_stats, t.total_nodes());
         self.add_stats(&stats);
@@ -483,18 +478,23 @@ fn selective_passes(t: &mut Tree, p: u64, o: u64, guess: i32) -> Result<i32, Int
         if confidence == 0 {
             continue;
         }
-        t.ev.probcut = Some(ordering::ProbCut {
-            confidence,
-            min_empties: t.options.probcut_min_empties,
-            depth: t.options.probcut_depth,
-        });
-        t.level = 1 + k as u8;
+        make_selective(t, k, confidence);
         let (v, _) = aspiration(t, p, o, guess)?;
         guess = v * 100;
     }
     t.ev.probcut = None;
     t.level = table::EXACT;
     Ok(guess)
+}
+
+/// Make `t` selective pass `k`: ProbCut at `confidence`, its bounds stored at the pass's level.
+fn make_selective(t: &mut Tree, k: usize, confidence: i32) {
+    t.ev.probcut = Some(ordering::ProbCut {
+        confidence,
+        min_empties: t.options.probcut_min_empties,
+        depth: t.options.probcut_depth,
+    });
+    t.level = 1 + k as u8;
 }
 
 /// Exact score by narrow windows around a guess (centi-discs): first (g - 1, g + 1), then
