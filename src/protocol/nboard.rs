@@ -49,6 +49,8 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// - with them ([`SELECTIVE_EMPTIES`](crate::search::othello::SELECTIVE_EMPTIES)): `150,5`
 ///   49.4% / 41.2% / 31.9%, 40.8% in all (81-125-34); `200,5` 46.2% / 50.6% / 43.8%, 46.9% in
 ///   all (96-111-33), +0.56 / −0.78 discs a game, 250 s against NTest's 97 s (2.6×).
+///
+/// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 200,
     per_depth: 5,

@@ -223,12 +223,14 @@ pub const HANDOVER_GAP: i32 = 8;
 /// selective search (ProbCut, [`Solver::solve_window_selective`]) once the search reaches within
 /// `SELECTIVE_GAP` plies of the end: at the first selective pass's confidence, the second's two
 /// plies later. Their scores are stored at the node's depth, never as exact. NTest does the
-/// same (its "probable solves" at 21 and 22 empties at depth 12). Against NTest, both at depth
-/// 12, two sets of 80 XOT games (`--probcut 150,5`, see
-/// [`FIXED_DEPTH_PROBCUT`](crate::protocol::nboard::FIXED_DEPTH_PROBCUT)): without 43.4% (58-79-23), 98 s of thinking
-/// against NTest's 58 s; with them 45.3% (62-77-21), 88 s against 54 s. At the engine's default
-/// confidence: 35.3% (50-97-13) without, 38.4% (55-92-13) with; from 24 and 26 empties
-/// instead of 22 it scored no better and thought up to twice as long.
+/// same (its "probable solves" at 21 and 22 empties at depth 12).
+///
+/// Against NTest, both at depth 12, two sets of 80 XOT games: at `--probcut 150,5` 43.4%
+/// (58-79-23) without them, 98 s of thinking against NTest's 58 s, and 45.3% (62-77-21) with
+/// them, 88 s against 54 s; at `100,5` 35.3% (50-97-13) without, 38.4% (55-92-13) with. From 24
+/// and 26 empties instead of 22 they scored no better and thought up to twice as long. Timed
+/// (`--move-ms 90` against NTest at depth 16, 80 games, run side by side): 35.6% (25-48-7) with
+/// them, 34.4% (22-47-11) without.
 pub const SELECTIVE_EMPTIES: u32 = 22;
 /// See [`SELECTIVE_EMPTIES`].
 pub const SELECTIVE_GAP: i32 = 12;
@@ -596,7 +598,8 @@ impl Board for OthelloBoard {
 
     /// Nodes the search would follow to the end anyway, and the root's moves near the end (see
     /// [`HANDOVER_EMPTIES`]), are solved exactly by the endgame solver
-    /// (`crate::search::endgame`), with the window in discs.
+    /// (`crate::search::endgame`), with the window in discs; root moves a little further from
+    /// the end get its probable answer (see [`SELECTIVE_EMPTIES`]).
     fn exact_hook(&mut self, node: &ExactNode<'_>, nodes: &mut u64) -> Option<HookAnswer> {
         let &ExactNode {
             ply,
