@@ -784,7 +784,6 @@ impl<G: Searchable> Searcher<G> {
             }
             Gen::WinNow(mv, s) => {
                 run.best.depth = 1;
-                run.best.best_depth = run.best.depth;
                 run.best.best = Some(mv);
                 run.best.pv = vec![mv];
                 run.best.score = <G::Board as Board>::display_score(s);
@@ -802,7 +801,6 @@ impl<G: Searchable> Searcher<G> {
                 let score = WIN - f.line.len() as i32;
                 self.nodes += f.nodes;
                 run.best.depth = f.line.len().div_ceil(2) as u32;
-                run.best.best_depth = run.best.depth;
                 run.best.best = Some(f.best);
                 run.best.pv = f.line;
                 run.best.score = <G::Board as Board>::display_score(score);
@@ -815,7 +813,6 @@ impl<G: Searchable> Searcher<G> {
                 RootHint::None => {}
                 RootHint::Decided { best, score, pv } => {
                     run.best.depth = 1;
-                    run.best.best_depth = run.best.depth;
                     run.best.best = Some(best);
                     run.best.pv = pv;
                     run.best.score = <G::Board as Board>::display_score(score);
@@ -866,7 +863,6 @@ impl<G: Searchable> Searcher<G> {
             run.best.score = <G::Board as Board>::display_score(score);
             run.best.raw_score = score;
             run.best.best = pv.first().copied().or(run.best.best);
-            run.best.best_depth = depth;
             run.best.pv = pv;
             let solved = exact_depth.is_some_and(|d| depth >= d);
             run.best.exact = proven || solved;
@@ -889,13 +885,16 @@ impl<G: Searchable> Searcher<G> {
                 .fetch_add(self.nodes - run.published_nodes, Relaxed);
             run.published_nodes = self.nodes;
         }
-        let mut s = run.best.clone();
-        self.fill_timing(&mut s, run);
+        let s = self.snapshot(run);
         self.publish();
         s
     }
 
-    fn fill_timing(&self, s: &mut SearchStats, run: &Run<'_>) {
+    /// The result so far with this thread's node count and timing; `best_depth` is at least the
+    /// completed depth (only a move found inside the unfinished next iteration sets it higher).
+    fn snapshot(&self, run: &Run<'_>) -> SearchStats {
+        let mut s = run.best.clone();
+        s.best_depth = s.best_depth.max(s.depth);
         let el = run.start.elapsed();
         s.nodes = self.nodes
             + if self.helper == 0 {
@@ -906,6 +905,7 @@ impl<G: Searchable> Searcher<G> {
         s.seldepth = self.seldepth as u32;
         s.elapsed_ms = el.as_millis() as u64;
         s.nps = (s.nodes as f64 / el.as_secs_f64().max(1e-6)) as u64;
+        s
     }
 
     fn report(&mut self, run: &mut Run<'_>) {
@@ -917,8 +917,7 @@ impl<G: Searchable> Searcher<G> {
             run.last_progress = Instant::now();
             return;
         }
-        let mut s = run.best.clone();
-        self.fill_timing(&mut s, run);
+        let s = self.snapshot(run);
         (run.progress)(&s);
         run.last_progress = Instant::now();
     }

@@ -63,7 +63,7 @@ use std::io::Write;
 use clap::Parser;
 use std::sync::atomic::AtomicBool;
 
-use xorboard::game::othello::{START_BLACK, START_WHITE, flips, moves};
+use xorboard::game::othello::{START_BLACK, START_WHITE, final_score, flips, moves};
 use xorboard::search::endgame::{SolveLimits, Solver};
 use xorboard::search::othello::eval::{
     Indices, N_EXTRA, N_FEATURES, SCALE, Weights, indices, layout,
@@ -212,12 +212,6 @@ fn play(p: u64, o: u64, x: usize) -> (u64, u64) {
 
 fn empties(p: u64, o: u64) -> u32 {
     64 - (p | o).count_ones()
-}
-
-/// The final score (discs, the empties to the winner) of a finished game for the side `p`.
-fn final_score(p: u64, o: u64) -> i32 {
-    let d = p.count_ones() as i32 - o.count_ones() as i32;
-    d + d.signum() * empties(p, o) as i32
 }
 
 /// The positions a playout went through, and the one it stopped at (if the game got there).

@@ -634,16 +634,17 @@ impl Board for OthelloBoard {
         };
         // Disc window containing (alpha, beta) in centi-discs.
         let a = alpha.div_euclid(DISC);
-        let b = (beta + DISC - 1).div_euclid(DISC);
+        let b = (beta + DISC - 1).div_euclid(DISC).max(a + 1);
         let limits = SolveLimits {
             nodes: None,
             time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         };
         let r = if exact {
-            solver.solve_window(self.p, self.o, a, b.max(a + 1), stop, &limits)
+            solver.solve_window(self.p, self.o, a, b, stop, &limits)
         } else {
-            let pass = ((depth + SELECTIVE_GAP - empties as i32) / 2).clamp(0, 2) as usize;
-            solver.solve_window_selective(self.p, self.o, a, b.max(a + 1), pass, stop, &limits)
+            // plies inside SELECTIVE_GAP, two per pass (the solver caps the pass)
+            let pass = (depth + SELECTIVE_GAP - empties as i32) as usize / 2;
+            solver.solve_window_selective(self.p, self.o, a, b, pass, stop, &limits)
         }
         .ok()?;
         *nodes += r.nodes;
