@@ -63,8 +63,9 @@
 //!   lower in every band, but 41.2% (116-172-32); more positions do not make better labels;
 //! - outcome labels from stronger games (`--policy-depth 4 --policy-top 1 --random-every 25
 //!   --outcome-at 20`, 30,000 games, 900,000 positions, bands 27-54 refitted): with
-//!   `--outcome-weight 1` 38.0% (101-178-41), with `0.5` 40.2% (112-175-33). The outcomes of a
-//!   4-ply greedy continuation are 6 to 10 discs from the fit, too noisy for these few games.
+//!   `--outcome-weight 1` 38.0% (101-178-41), with `0.5` 40.2% (112-175-33). Fitted to the outcomes
+//!   alone, the bands miss held-out outcomes by 11 to 20 discs (RMS, rising with the empties):
+//!   a 4-ply greedy continuation is far too noisy a label for this many games.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
