@@ -58,6 +58,12 @@ pub fn exact_entry_depth(empties: u32) -> u8 {
     DEPTH_EXACT + empties.min(60) as u8
 }
 
+/// The depth a searched (not exact) result of `depth` plies is stored with: below
+/// [`DEPTH_EXACT`], so it is never taken for an exact one.
+pub fn searched_entry_depth(depth: i32) -> u8 {
+    depth.clamp(0, DEPTH_EXACT as i32 - 1) as u8
+}
+
 /// When to stop. `None` everywhere means "until stopped".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -1040,7 +1046,7 @@ impl<G: Searchable> Searcher<G> {
             key: g.tt_key(),
             score: to_tt(best, 0),
             mv: g.move_to_tt(root[0].mv),
-            depth: depth.clamp(0, 255) as u8,
+            depth: searched_entry_depth(depth),
             bound,
             age: 0,
             size: size_class(self.nodes - before),
@@ -1165,7 +1171,7 @@ impl<G: Searchable> Searcher<G> {
                 depth: if answer.exact {
                     exact_entry_depth(g.exact_depth().unwrap_or(0))
                 } else {
-                    depth.clamp(0, DEPTH_EXACT as i32 - 1) as u8
+                    searched_entry_depth(depth)
                 },
                 bound,
                 age: 0,
@@ -1295,7 +1301,7 @@ impl<G: Searchable> Searcher<G> {
             } else {
                 g.move_to_tt(best_move)
             },
-            depth: depth.clamp(0, 249) as u8,
+            depth: searched_entry_depth(depth),
             bound,
             age: 0,
             size,

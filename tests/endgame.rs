@@ -158,7 +158,7 @@ fn selective_window_search_is_close_and_never_taints_exact_results() {
             assert!(s.best.cell().is_some(), "FFO #{} pass {pass}: a move", e.id);
         }
         // The selective bounds stay at their own levels: the exact search on the same table
-        // still finds the exact score, also in a window just above or below it.
+        // still finds the exact score, also in a window just above it.
         let exact = solver
             .solve(p, o, &stop, &SolveLimits::default())
             .expect("no limits");
