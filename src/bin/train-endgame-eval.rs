@@ -53,6 +53,16 @@
 //! nothing: it measures how well shallow evaluation searches predict exact endgame scores (the
 //! table behind the solver's ProbCut constants, `xorboard::search::endgame::PROBCUT_SIGMA`).
 //!
+//! `--engine-labels D --data FILE [--per-band 40000] [--refit-from 27 --refit-to 50] [--jobs 2]
+//! [--label-cache LABELS]` fine-tunes instead: the cached positions of the chosen bands (at most
+//! `--per-band` of each, a seeded sample) are labelled by the engine's own search to depth `D`
+//! with the `--base` weights (the mean of its last two iterations; about 6 ms a label at depth
+//! 10), and each band is fitted starting from, and regularised towards, its base band, then gets
+//! the side-to-move correction. Labels are appended to `--label-cache` so a refit need not
+//! search again. Each labelling thread keeps its table from one position to the next, so the
+//! labels are reproducible for the same `--jobs` (the same positions in the same order per
+//! thread), not across different ones.
+//!
 //! Everything is seeded: the same arguments give the same file. `--data FILE` caches the
 //! positions and exact labels (text) so a refit does not need the games and solves again.
 //!
@@ -191,6 +201,22 @@ struct Cli {
     /// and a position's label is (1 - w) * search + w * that exact result for its side to move.
     #[arg(long, default_value_t = 0.0)]
     outcome_weight: f32,
+    /// Fine-tune instead of fitting band by band: label the --data positions of the bands from
+    /// --refit-from to --refit-to with the engine's own search of this depth (the --base
+    /// weights, the mean of its last two iterations) and fit each band from, and regularised
+    /// towards, the base band (0: off).
+    #[arg(long, default_value_t = 0)]
+    engine_labels: u32,
+    /// --engine-labels: positions labelled per band at most.
+    #[arg(long, default_value_t = 40000)]
+    per_band: usize,
+    /// --engine-labels: threads labelling at once (thread t labels every t-th position, keeping
+    /// its table; the same --jobs gives the same labels).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// --engine-labels: cache of engine labels (read first; new labels are appended).
+    #[arg(long, default_value = "")]
+    label_cache: String,
     /// Empties at which a game is solved for its outcome (with --outcome-weight).
     #[arg(long, default_value_t = 20)]
     outcome_at: u32,
@@ -393,6 +419,10 @@ fn main() {
     }
     if cli.probcut_fit {
         probcut_fit(&cli);
+        return;
+    }
+    if cli.engine_labels > 0 {
+        engine_fine_tune(&cli);
         return;
     }
     let games = cli.games.unwrap_or(0);
@@ -733,6 +763,195 @@ fn main() {
     let w = Weights::from_parts(&tops, flat).expect("layout");
     std::fs::write(&out, w.to_bytes()).expect("write weights");
     eprintln!("wrote {out} ({n_bands} bands)");
+}
+
+/// The engine's score (discs, side to move) of `(p, o)` searched to `depth`: the mean of its
+/// last two iterations (one ends with each side to move), with `weights`.
+fn engine_label(
+    searcher: &mut xorboard::search::Searcher<xorboard::game::othello::Othello>,
+    p: u64,
+    o: u64,
+    depth: u32,
+) -> f32 {
+    use xorboard::game::Side;
+    use xorboard::game::othello::Othello;
+    use xorboard::zobrist::Keys;
+    // p to move: as black
+    let g = Othello::from_bitboards(p, o, Side::Black, Keys::default_keys());
+    let stop = AtomicBool::new(false);
+    let mut by_depth: Vec<Option<i32>> = vec![None; depth as usize + 2];
+    let mut exact = None;
+    searcher.search(
+        &g,
+        &xorboard::search::Limits::depth(depth),
+        &stop,
+        &mut |s| {
+            if s.exact {
+                exact = Some(s.raw_score);
+            } else if let Some(slot) = by_depth.get_mut(s.depth as usize) {
+                *slot = Some(s.raw_score);
+            }
+        },
+    );
+    if let Some(v) = exact {
+        return v as f32 / 100.0;
+    }
+    let mut found = by_depth.iter().rev().flatten();
+    match (found.next(), found.next()) {
+        (Some(a), Some(b)) => (a + b) as f32 / 200.0,
+        (Some(a), None) => *a as f32 / 100.0,
+        _ => 0.0,
+    }
+}
+
+/// `--engine-labels D`: fine-tune the bands from `--refit-from` to `--refit-to` on the engine's
+/// depth-`D` scores of the `--data` positions (see [`Cli::engine_labels`]).
+fn engine_fine_tune(cli: &Cli) {
+    use std::sync::Arc;
+    use xorboard::search::Searcher;
+    use xorboard::tt::{Policy, Table};
+
+    let base = load_weights(&cli.base);
+    let tops = base.tops().to_vec();
+    let text = std::fs::read_to_string(&cli.data)
+        .unwrap_or_else(|_| fail(&format!("cannot read the data cache {:?}", cli.data)));
+    let mut positions: Vec<(u64, u64)> = text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.first() == Some(&"U")).then(|| {
+                Some((
+                    u64::from_str_radix(f.get(1)?, 16).ok()?,
+                    u64::from_str_radix(f.get(2)?, 16).ok()?,
+                ))
+            })?
+        })
+        .collect();
+    positions.sort_unstable();
+    positions.dedup();
+    // a seeded shuffle, then at most --per-band positions of each band
+    let mut rng = Rng(0x00E7_61AE_1ABE);
+    for i in (1..positions.len()).rev() {
+        let j = (rng.next() % (i as u64 + 1)) as usize;
+        positions.swap(i, j);
+    }
+    let lowest = |b: usize| if b == 0 { 0 } else { tops[b - 1] as u32 + 1 };
+    let refit: Vec<usize> = (0..tops.len())
+        .filter(|&b| tops[b] as u32 >= cli.refit_from && lowest(b) <= cli.refit_to)
+        .collect();
+    let mut per_band = vec![0usize; tops.len()];
+    positions.retain(|&(p, o)| {
+        let b = base.band(empties(p, o));
+        let keep = refit.contains(&b) && per_band[b] < cli.per_band;
+        per_band[b] += keep as usize;
+        keep
+    });
+    let mut cache: std::collections::HashMap<(u64, u64), f32> = Default::default();
+    if !cli.label_cache.is_empty()
+        && let Ok(t) = std::fs::read_to_string(&cli.label_cache)
+    {
+        for l in t.lines() {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            if let (Some(p), Some(o), Some(v)) = (f.first(), f.get(1), f.get(2))
+                && let (Ok(p), Ok(o), Ok(v)) = (
+                    u64::from_str_radix(p, 16),
+                    u64::from_str_radix(o, 16),
+                    v.parse::<f32>(),
+                )
+            {
+                cache.insert((p, o), v);
+            }
+        }
+        eprintln!("{} cached labels", cache.len());
+    }
+    let todo: Vec<(u64, u64)> = positions
+        .iter()
+        .copied()
+        .filter(|k| !cache.contains_key(k))
+        .collect();
+    eprintln!(
+        "{} positions in bands {:?}, {} to label at depth {}",
+        positions.len(),
+        refit
+            .iter()
+            .map(|&b| format!("{}-{}", lowest(b), tops[b]))
+            .collect::<Vec<_>>(),
+        todo.len(),
+        cli.engine_labels
+    );
+    let started = std::time::Instant::now();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::sync::Mutex::new((
+        (!cli.label_cache.is_empty()).then(|| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&cli.label_cache)
+                .expect("label cache")
+        }),
+        Vec::new(),
+    ));
+    let jobs = cli.jobs.max(1);
+    std::thread::scope(|s| {
+        for t in 0..jobs {
+            let (todo, out, done) = (&todo, &out, &done);
+            s.spawn(move || {
+                let table = Arc::new(Table::new(16, Policy::TwoTier, 64));
+                let mut searcher: Searcher<xorboard::game::othello::Othello> = Searcher::new(table);
+                searcher.set_board_setup(Some(Arc::new(move |b| b.set_weights(base))));
+                for &(p, o) in todo.iter().skip(t).step_by(jobs) {
+                    let v = engine_label(&mut searcher, p, o, cli.engine_labels);
+                    let mut g = out.lock().expect("labels");
+                    if let Some(f) = g.0.as_mut() {
+                        writeln!(f, "{p:x} {o:x} {v}").expect("write label");
+                    }
+                    g.1.push(((p, o), v));
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if n % 5000 == 0 {
+                        eprintln!("{n} labels, {:.0} s", started.elapsed().as_secs_f64());
+                    }
+                }
+            });
+        }
+    });
+    cache.extend(out.into_inner().expect("labels").1);
+    let held =
+        |p: u64, o: u64| (p ^ o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0;
+    let mut bands: Vec<Vec<f32>> = (0..tops.len())
+        .map(|b| to_f32(base.band_weights(b)))
+        .collect();
+    for &b in &refit {
+        let (lo, hi) = (lowest(b), tops[b] as u32);
+        let samples: Vec<Sample> = positions
+            .iter()
+            .filter(|&&(p, o)| (lo..=hi).contains(&empties(p, o)))
+            .map(|&(p, o)| Sample {
+                p,
+                o,
+                score: cache[&(p, o)],
+            })
+            .collect();
+        let (test, train): (Vec<Sample>, Vec<Sample>) =
+            samples.iter().partition(|s| held(s.p, s.o));
+        let before = rms(&bands[b], &test);
+        let prior = bands[b].clone();
+        bands[b] = fit(&train, &prior, cli.epochs, cli.l2, &mut rng);
+        if !cli.no_tempo_correction {
+            correct_tempo(&mut bands, b, &tops, &samples, |n| (lo..=hi).contains(&n));
+        }
+        eprintln!(
+            "band {lo:>2}..={hi:<2}: {} training labels; held-out RMS {:.2} discs on {} \
+             (training {:.2}; the base weights {before:.2})",
+            train.len(),
+            rms(&bands[b], &test),
+            test.len(),
+            rms(&bands[b], &train),
+        );
+    }
+    let flat: Vec<i16> = bands.iter().flat_map(|w| to_i16(w)).collect();
+    let w = Weights::from_parts(&tops, flat).expect("layout");
+    std::fs::write(&cli.out, w.to_bytes()).expect("write weights");
+    eprintln!("wrote {} ({} bands)", cli.out, tops.len());
 }
 
 /// Mean parity gap `v2 - (v1 + v3) / 2` (discs) of 1-, 2- and 3-ply searches with `w` over
