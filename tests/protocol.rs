@@ -230,13 +230,19 @@ fn pbrain_name_runs_the_brain() {
     p.send("ABOUT");
     assert!(p.expect(LIMIT, "about", |_| true).contains("xorboard"));
     drop(p);
-    // …and any copy of the main binary named pbrain-*.
+    // …and the main binary under any name pbrain-* (the name it is started by decides). A
+    // symbolic link, not a copy: a copy just written can fail to start ("text file busy") while
+    // another test thread forks with the copy's write handle still open.
     let dir = std::env::temp_dir().join(format!("xorboard-pbrain-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let copy = dir.join("pbrain-xorboard-copy");
-    std::fs::copy(env!("CARGO_BIN_EXE_xorboard"), &copy).unwrap();
+    let link = dir.join("pbrain-xorboard-link");
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_xorboard"), &link).unwrap();
+    #[cfg(not(unix))]
+    std::fs::copy(env!("CARGO_BIN_EXE_xorboard"), &link).unwrap();
     {
-        let mut p = Peer::spawn(copy.to_str().unwrap(), &[]);
+        let mut p = Peer::spawn(link.to_str().unwrap(), &[]);
         p.send("START 10");
         assert_eq!(p.expect(LIMIT, "OK", |_| true), "OK");
         p.send("END");
