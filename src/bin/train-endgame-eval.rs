@@ -109,6 +109,14 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+
+    /// A seeded Fisher-Yates shuffle.
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -387,10 +395,7 @@ fn fit(train: &[Sample], prior: &[f32], epochs: usize, l2: f32, rng: &mut Rng) -
     let mut idx = [0u32; N_FEATURES];
     let base = w.len() - N_EXTRA;
     for epoch in 0..epochs {
-        for i in (1..order.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
+        rng.shuffle(&mut order);
         let lr = 0.003 / (1.0 + epoch as f32 * 0.1);
         for &s in &order {
             let sm = train[s];
@@ -406,6 +411,53 @@ fn fit(train: &[Sample], prior: &[f32], epochs: usize, l2: f32, rng: &mut Rng) -
         }
     }
     w
+}
+
+/// The data cache's lines: `L p o score` (an exact label) and `U p o [outcome]` (a position for
+/// search labels, with its game's outcome for its side to move if known; NaN if not). A line of
+/// anything else is a one-line error.
+fn parse_data_cache(text: &str, name: &str) -> (Vec<Sample>, Vec<(u64, u64)>, Vec<f32>) {
+    let (mut labeled, mut unlabeled, mut outcome) = (Vec::new(), Vec::new(), Vec::new());
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let parsed = (|| {
+            let p = u64::from_str_radix(f.get(1)?, 16).ok()?;
+            let o = u64::from_str_radix(f.get(2)?, 16).ok()?;
+            match *f.first()? {
+                "L" => Some((p, o, Some(f.get(3)?.parse::<f32>().ok()?), f32::NAN)),
+                "U" => {
+                    let r = match f.get(3) {
+                        Some(t) => t.parse::<f32>().ok()?,
+                        None => f32::NAN,
+                    };
+                    Some((p, o, None, r))
+                }
+                _ => None,
+            }
+        })();
+        match parsed {
+            Some((p, o, Some(score), _)) => labeled.push(Sample { p, o, score }),
+            Some((p, o, None, r)) => {
+                unlabeled.push((p, o));
+                outcome.push(r);
+            }
+            None => fail(&format!("{name}: not a line of the data cache: {line:?}")),
+        }
+    }
+    (labeled, unlabeled, outcome)
+}
+
+/// Every 16th position (by a hash of it) is held out to measure a fit.
+fn held_out(p: u64, o: u64) -> bool {
+    (p ^ o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0
+}
+
+/// Write the bands (discs) as a weight file with their header.
+fn write_bands(tops: &[u8], bands: &[Vec<f32>], out: &str) {
+    let flat: Vec<i16> = bands.iter().flat_map(|w| to_i16(w)).collect();
+    let w = Weights::from_parts(tops, flat).expect("layout");
+    std::fs::write(out, w.to_bytes()).expect("write weights");
+    eprintln!("wrote {out} ({} bands)", tops.len());
 }
 
 fn to_i16(w: &[f32]) -> Vec<i16> {
@@ -511,32 +563,7 @@ fn main() {
         ));
     }
     if let Some(text) = cached {
-        for line in text.lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            let parsed = (|| {
-                let p = u64::from_str_radix(f.get(1)?, 16).ok()?;
-                let o = u64::from_str_radix(f.get(2)?, 16).ok()?;
-                match *f.first()? {
-                    "L" => Some((p, o, Some(f.get(3)?.parse::<f32>().ok()?), f32::NAN)),
-                    "U" => {
-                        let r = match f.get(3) {
-                            Some(t) => t.parse::<f32>().ok()?,
-                            None => f32::NAN,
-                        };
-                        Some((p, o, None, r))
-                    }
-                    _ => None,
-                }
-            })();
-            match parsed {
-                Some((p, o, Some(score), _)) => labeled.push(Sample { p, o, score }),
-                Some((p, o, None, r)) => {
-                    unlabeled.push((p, o));
-                    outcome.push(r);
-                }
-                None => fail(&format!("{data}: not a line of the data cache: {line:?}")),
-            }
-        }
+        (labeled, unlabeled, outcome) = parse_data_cache(&text, &data);
         eprintln!(
             "read {} labeled, {} unlabeled positions from {data}",
             labeled.len(),
@@ -657,9 +684,6 @@ fn main() {
         }
     }
 
-    // every 16th position is held out to measure the fit
-    let held =
-        |p: u64, o: u64| (p ^ o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0;
     let mut bands: Vec<Vec<f32>> = vec![Vec::new(); n_bands];
     for b in 0..n_bands {
         let (lo, hi) = (lowest(b), tops[b] as u32);
@@ -736,7 +760,7 @@ fn main() {
         };
         let (test, train): (Vec<Sample>, Vec<Sample>) = samples
             .iter()
-            .partition(|s| held(s.p, s.o) && in_band(empties(s.p, s.o)));
+            .partition(|s| held_out(s.p, s.o) && in_band(empties(s.p, s.o)));
         if train.len() < 1000 {
             eprintln!(
                 "band {lo:>2}..={hi:<2}: only {} samples, copying the band below",
@@ -766,10 +790,7 @@ fn main() {
             (base_se / test.len().max(1) as f32).sqrt(),
         );
     }
-    let flat: Vec<i16> = bands.iter().flat_map(|w| to_i16(w)).collect();
-    let w = Weights::from_parts(&tops, flat).expect("layout");
-    std::fs::write(&out, w.to_bytes()).expect("write weights");
-    eprintln!("wrote {out} ({n_bands} bands)");
+    write_bands(&tops, &bands, &out);
 }
 
 /// The engine's score (discs, side to move) of `(p, o)` searched to `depth`: the mean of its
@@ -822,26 +843,12 @@ fn engine_fine_tune(cli: &Cli) {
     let tops = base.tops().to_vec();
     let text = std::fs::read_to_string(&cli.data)
         .unwrap_or_else(|_| fail(&format!("cannot read the data cache {:?}", cli.data)));
-    let mut positions: Vec<(u64, u64)> = text
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f.first() == Some(&"U")).then(|| {
-                Some((
-                    u64::from_str_radix(f.get(1)?, 16).ok()?,
-                    u64::from_str_radix(f.get(2)?, 16).ok()?,
-                ))
-            })?
-        })
-        .collect();
+    let (_, mut positions, _) = parse_data_cache(&text, &cli.data);
     positions.sort_unstable();
     positions.dedup();
     // a seeded shuffle, then at most --per-band positions of each band
     let mut rng = Rng(0x00E7_61AE_1ABE);
-    for i in (1..positions.len()).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
-        positions.swap(i, j);
-    }
+    rng.shuffle(&mut positions);
     let lowest = |b: usize| if b == 0 { 0 } else { tops[b - 1] as u32 + 1 };
     let refit: Vec<usize> = (0..tops.len())
         .filter(|&b| tops[b] as u32 >= cli.refit_from && lowest(b) <= cli.refit_to)
@@ -922,8 +929,6 @@ fn engine_fine_tune(cli: &Cli) {
         }
     });
     cache.extend(out.into_inner().expect("labels").1);
-    let held =
-        |p: u64, o: u64| (p ^ o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0;
     let mut bands: Vec<Vec<f32>> = (0..tops.len())
         .map(|b| to_f32(base.band_weights(b)))
         .collect();
@@ -939,7 +944,7 @@ fn engine_fine_tune(cli: &Cli) {
             })
             .collect();
         let (test, train): (Vec<Sample>, Vec<Sample>) =
-            samples.iter().partition(|s| held(s.p, s.o));
+            samples.iter().partition(|s| held_out(s.p, s.o));
         let before = rms(&bands[b], &test);
         let prior = bands[b].clone();
         bands[b] = fit(&train, &prior, cli.epochs, cli.l2, &mut rng);
@@ -955,10 +960,7 @@ fn engine_fine_tune(cli: &Cli) {
             rms(&bands[b], &train),
         );
     }
-    let flat: Vec<i16> = bands.iter().flat_map(|w| to_i16(w)).collect();
-    let w = Weights::from_parts(&tops, flat).expect("layout");
-    std::fs::write(&cli.out, w.to_bytes()).expect("write weights");
-    eprintln!("wrote {} ({} bands)", cli.out, tops.len());
+    write_bands(&tops, &bands, &cli.out);
 }
 
 /// Mean parity gap `v2 - (v1 + v3) / 2` (discs) of 1-, 2- and 3-ply searches with `w` over
