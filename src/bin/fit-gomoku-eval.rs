@@ -528,25 +528,25 @@ fn fit(samples: &[&Sample], ridge: f64, raw_ridge: f64) -> [f64; FEATURES] {
     });
     let x = |s: &Sample, i: usize| s.f[i] as f64 / spread[i];
     let mut w = [0f64; FEATURES];
+    let mut nonzero: Vec<(usize, f64)> = Vec::with_capacity(FEATURES);
     for round in 0..30 {
-        let mut grad = [0f64; FEATURES];
-        let mut hess = [[0f64; FEATURES]; FEATURES];
+        let mut grad = vec![0f64; FEATURES];
+        let mut hess = vec![vec![0f64; FEATURES]; FEATURES];
         let mut loss = 0.0;
         for s in samples {
-            let z: f64 = (0..FEATURES).map(|i| w[i] * x(s, i)).sum();
+            nonzero.clear();
+            nonzero.extend((0..FEATURES).filter(|&i| s.f[i] != 0).map(|i| (i, x(s, i))));
+            let z: f64 = nonzero.iter().map(|&(i, xi)| w[i] * xi).sum();
             let p = sigmoid(z);
             let pc = p.clamp(1e-12, 1.0 - 1e-12);
             loss -= s.result * pc.ln() + (1.0 - s.result) * (1.0 - pc).ln();
             let r = p - s.result;
             let h = (p * (1.0 - p)).max(1e-9);
-            for i in 0..FEATURES {
-                let xi = x(s, i);
-                if xi == 0.0 {
-                    continue;
-                }
+            for &(i, xi) in &nonzero {
                 grad[i] += r * xi;
-                for j in 0..FEATURES {
-                    hess[i][j] += h * xi * x(s, j);
+                let row = &mut hess[i];
+                for &(j, xj) in &nonzero {
+                    row[j] += h * xi * xj;
                 }
             }
         }
@@ -558,7 +558,7 @@ fn fit(samples: &[&Sample], ridge: f64, raw_ridge: f64) -> [f64; FEATURES] {
             }
             hess[i][i] += ridge + raw;
         }
-        let step = solve(hess, grad);
+        let step = solve_dense(hess, grad);
         let size: f64 = step.iter().map(|d| d * d).sum::<f64>().sqrt();
         for i in 0..FEATURES {
             w[i] -= step[i];
@@ -574,10 +574,17 @@ fn fit(samples: &[&Sample], ridge: f64, raw_ridge: f64) -> [f64; FEATURES] {
     std::array::from_fn(|i| w[i] / spread[i])
 }
 
-/// Gaussian elimination with partial pivoting.
-fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
-    for c in 0..N {
-        let p = (c..N)
+/// Gaussian elimination with partial pivoting (see [`solve_dense`]).
+fn solve<const N: usize>(a: [[f64; N]; N], b: [f64; N]) -> [f64; N] {
+    let x = solve_dense(a.iter().map(|row| row.to_vec()).collect(), b.to_vec());
+    std::array::from_fn(|i| x[i])
+}
+
+/// Gaussian elimination with partial pivoting; an unknown without a pivot is 0.
+fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for c in 0..n {
+        let p = (c..n)
             .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
             .expect("rows");
         a.swap(c, p);
@@ -586,25 +593,28 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
         if d.abs() < 1e-15 {
             continue;
         }
-        for r in 0..N {
+        let pivot_row = a[c].clone();
+        for r in 0..n {
             if r != c {
                 let k = a[r][c] / d;
                 if k != 0.0 {
-                    for j in c..N {
-                        a[r][j] -= k * a[c][j];
+                    for j in c..n {
+                        a[r][j] -= k * pivot_row[j];
                     }
                     b[r] -= k * b[c];
                 }
             }
         }
     }
-    std::array::from_fn(|i| {
-        if a[i][i].abs() < 1e-15 {
-            0.0
-        } else {
-            b[i] / a[i][i]
-        }
-    })
+    (0..n)
+        .map(|i| {
+            if a[i][i].abs() < 1e-15 {
+                0.0
+            } else {
+                b[i] / a[i][i]
+            }
+        })
+        .collect()
 }
 
 /// The weights file: a header saying how it was made, then `name weight` lines.

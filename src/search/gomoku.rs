@@ -607,11 +607,11 @@ impl GomokuBoard {
         for c in (0..self.cells.len()).filter(|&c| self.cells[c] == 0) {
             let sq = t.sq_of(c);
             let (mover, opponent) = (
-                eval::MOVER + eval::CLASSES_AT..eval::OPPONENT,
-                eval::OPPONENT + eval::CLASSES_AT..eval::COMBOS,
+                eval::MOVER + eval::LINE_SETS_AT..eval::OPPONENT,
+                eval::OPPONENT + eval::LINE_SETS_AT..eval::COMBOS,
             );
-            eval::add_pattern_features(t.packed(sq, sm), &mut f[mover]);
-            eval::add_pattern_features(t.packed(sq, st), &mut f[opponent]);
+            eval::add_cell_features(t.packed(sq, sm), &mut f[mover]);
+            eval::add_cell_features(t.packed(sq, st), &mut f[opponent]);
         }
         Some(f)
     }

@@ -7,13 +7,13 @@
 //! - a tempo constant (the side to move is about to play);
 //! - per side (the side to move, then the opponent): its live windows (five cells, none of the
 //!   other colour) by how many of its stones they hold, one to four;
-//! - per side: its empty cells by pattern class ([`pattern::cell_class`], closed three … open
-//!   four: what one stone there makes over its four lines) and its (cell, line) pairs by line
-//!   level ([`pattern::level`], closed two … five);
+//! - per side: its empty cells by line set ([`line_set`]): the four line levels a stone there
+//!   would make ([`pattern::level`], closed two … five), as a multiset — so every combination of
+//!   lines (a three with a closed three, two twos and a closed two …) has its own weight;
 //! - the side to move's combinations read from the threat board (a four-three or a three-three
 //!   square), each with the opponent quiet (no four to gain time with) or not.
 //!
-//! The threat board keeps the class and level part incrementally, as two sums per colour of a
+//! The threat board keeps the line-set part incrementally, as two sums per colour of a
 //! per-cell table ([`CellValues`]: one with the side-to-move weights, one with the opponent's),
 //! so an evaluation is a few multiplications.
 //!
@@ -32,8 +32,11 @@ pub const WINDOW_COUNTS: usize = 4;
 pub const CLASSES: usize = 12;
 /// Line levels 1…7 ([`pattern::level`]; level 0 is weighed zero).
 pub const LEVELS: usize = 7;
+/// Line sets: the multisets of a cell's four line levels (0…7 each) other than all zero, the
+/// 329 ways a stone on an empty cell can combine its four lines ([`line_set`]).
+pub const LINE_SETS: usize = 329;
 /// Features of one side.
-pub const SIDE_FEATURES: usize = WINDOW_COUNTS + CLASSES + LEVELS;
+pub const SIDE_FEATURES: usize = WINDOW_COUNTS + LINE_SETS;
 /// Index of the tempo constant.
 pub const TEMPO: usize = 0;
 /// First feature of the side to move, then of the opponent.
@@ -50,9 +53,8 @@ pub const FEATURES: usize = COMBOS + 4;
 
 /// Offsets inside a side's block.
 pub const WINDOWS_AT: usize = 0;
-pub const CLASSES_AT: usize = WINDOW_COUNTS;
-/// The class and level features of one colour on one cell (inside a side's block from
-/// [`CLASSES_AT`]).
+pub const LINE_SETS_AT: usize = WINDOW_COUNTS;
+/// The class and level features of one colour on one cell, which the move order weighs.
 pub const PATTERN_FEATURES: usize = CLASSES + LEVELS;
 /// Features of a candidate move for the move order: the side to move's pattern features, then
 /// the opponent's.
@@ -94,6 +96,45 @@ fn pattern_names(side: &str) -> impl Iterator<Item = String> + '_ {
     classes.chain(LEVEL_NAMES.iter().map(move |l| format!("{side}.level-{l}")))
 }
 
+/// The line sets in feature order, each as its four levels from the highest (index 0 is the
+/// all-zero set, which has no feature).
+fn line_set_levels() -> &'static [[u8; 4]; LINE_SETS + 1] {
+    static SETS: OnceLock<[[u8; 4]; LINE_SETS + 1]> = OnceLock::new();
+    SETS.get_or_init(|| {
+        let mut sets = [[0u8; 4]; LINE_SETS + 1];
+        let mut n = 0;
+        for a in 0..8u8 {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        sets[n] = [a, b, c, d];
+                        n += 1;
+                    }
+                }
+            }
+        }
+        sets.sort_unstable();
+        sets
+    })
+}
+
+/// The line set of one colour's packed cell: 0 when no line has a level, else 1…=[`LINE_SETS`]
+/// (feature `LINE_SETS_AT + set − 1` of the side's block).
+pub fn line_set(packed: pattern::Packed) -> usize {
+    static INDEX: OnceLock<Box<[u16; 4096]>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let sets = line_set_levels();
+        let mut t = Box::new([0u16; 4096]);
+        for (packed, v) in t.iter_mut().enumerate() {
+            let mut levels: [u8; 4] = std::array::from_fn(|d| ((packed >> (3 * d)) & 7) as u8);
+            levels.sort_unstable_by(|a, b| b.cmp(a));
+            *v = sets.binary_search(&levels).expect("every level set") as u16;
+        }
+        t
+    });
+    index[packed as usize & 4095] as usize
+}
+
 /// The name of each feature, as the weights file spells it.
 pub fn feature_names() -> Vec<String> {
     let mut names = vec!["tempo".to_string()];
@@ -101,7 +142,9 @@ pub fn feature_names() -> Vec<String> {
         for k in 1..=WINDOW_COUNTS {
             names.push(format!("{side}.windows-{k}"));
         }
-        names.extend(pattern_names(side));
+        for l in &line_set_levels()[1..] {
+            names.push(format!("{side}.lines-{}{}{}{}", l[0], l[1], l[2], l[3]));
+        }
     }
     names.extend(
         [
@@ -194,21 +237,43 @@ pub struct CellValues {
 }
 
 impl CellValues {
-    /// The tables of two roles' pattern weights (each [`PATTERN_FEATURES`] long: classes, then
-    /// levels).
-    pub fn new(mover: &[i32], opponent: &[i32]) -> CellValues {
-        let table = |weights: &[i32]| {
+    /// The tables of two roles from a value per packed cell and role (0 mover, 1 opponent).
+    fn from_fn(value: impl Fn(pattern::Packed, usize) -> i32) -> CellValues {
+        let table = |role: usize| {
             let mut t = Box::new([0i32; 4096]);
             for (packed, v) in t.iter_mut().enumerate() {
-                let mut counts = [0; PATTERN_FEATURES];
-                add_pattern_features(packed as pattern::Packed, &mut counts);
-                *v = counts.iter().zip(weights).map(|(n, w)| n * w).sum();
+                *v = value(packed as pattern::Packed, role);
             }
             t
         };
         CellValues {
-            by_role: [table(mover), table(opponent)],
+            by_role: [table(0), table(1)],
         }
+    }
+
+    /// The evaluation's tables of two roles' line-set weights (each [`LINE_SETS`] long).
+    pub fn new(mover: &[i32], opponent: &[i32]) -> CellValues {
+        CellValues::from_fn(|packed, role| {
+            let weights = [mover, opponent][role];
+            match line_set(packed) {
+                0 => 0,
+                set => weights[set - 1],
+            }
+        })
+    }
+
+    /// The move order's tables of two roles' pattern weights (each [`PATTERN_FEATURES`] long:
+    /// classes, then levels).
+    pub fn for_order(mover: &[i32], opponent: &[i32]) -> CellValues {
+        CellValues::from_fn(|packed, role| {
+            let mut counts = [0; PATTERN_FEATURES];
+            add_pattern_features(packed, &mut counts);
+            counts
+                .iter()
+                .zip([mover, opponent][role])
+                .map(|(n, w)| n * w)
+                .sum()
+        })
     }
 
     /// The evaluation's tables, from the built-in weights.
@@ -217,8 +282,8 @@ impl CellValues {
         VALUES.get_or_init(|| {
             let w = weights();
             CellValues::new(
-                &w[MOVER + CLASSES_AT..OPPONENT],
-                &w[OPPONENT + CLASSES_AT..COMBOS],
+                &w[MOVER + LINE_SETS_AT..OPPONENT],
+                &w[OPPONENT + LINE_SETS_AT..COMBOS],
             )
         })
     }
@@ -230,12 +295,20 @@ pub fn move_order() -> &'static CellValues {
     static VALUES: OnceLock<CellValues> = OnceLock::new();
     VALUES.get_or_init(|| {
         let w = order_weights();
-        CellValues::new(&w[..PATTERN_FEATURES], &w[PATTERN_FEATURES..])
+        CellValues::for_order(&w[..PATTERN_FEATURES], &w[PATTERN_FEATURES..])
     })
 }
 
+/// The line-set count of one colour's packed cell, added into a block of [`LINE_SETS`].
+pub fn add_cell_features(packed: pattern::Packed, block: &mut [i32]) {
+    let set = line_set(packed);
+    if set > 0 {
+        block[set - 1] += 1;
+    }
+}
+
 /// The class and level counts of one colour's packed cell, added into a block of
-/// [`PATTERN_FEATURES`] (classes, then levels).
+/// [`PATTERN_FEATURES`] (classes, then levels): the move order's features.
 pub fn add_pattern_features(packed: pattern::Packed, block: &mut [i32]) {
     let class = pattern::cell_class(packed) as usize;
     if class > 0 {
@@ -268,24 +341,34 @@ mod tests {
     }
 
     #[test]
-    fn cell_values_sum_class_and_levels() {
-        let mut w = [0; FEATURES];
-        for (i, v) in w.iter_mut().enumerate() {
-            *v = i as i32 * 10;
-        }
-        let (mover, opponent) = (
-            &w[MOVER + CLASSES_AT..OPPONENT],
-            &w[OPPONENT + CLASSES_AT..],
-        );
+    fn cell_values_weigh_line_sets_and_the_order_sums_class_and_levels() {
+        let w: Vec<i32> = (0..2 * ORDER_FEATURES.max(LINE_SETS) as i32)
+            .map(|i| i * 10)
+            .collect();
+        let (mover, opponent) = (&w[..LINE_SETS], &w[LINE_SETS..2 * LINE_SETS]);
         let t = CellValues::new(mover, opponent);
-        // a three (level 4) on one line and a two (level 2) on another: class 6
-        let packed: pattern::Packed = 4 | 2 << 3;
-        assert_eq!(pattern::cell_class(packed), 6);
+        // a three (level 4) on one line and a two (level 2) on another, in any two directions
+        let (a, b): (pattern::Packed, pattern::Packed) = (4 | 2 << 3, 2 << 6 | 4 << 9);
+        let set = line_set(a);
+        assert_eq!(line_set(b), set);
+        assert_eq!(
+            feature_names()[MOVER + LINE_SETS_AT + set - 1],
+            "mover.lines-4200"
+        );
+        assert_eq!(line_set(0), 0);
+        assert_eq!(line_set(7 | 7 << 3 | 7 << 6 | 7 << 9), LINE_SETS);
+        for (role, weights) in [mover, opponent].into_iter().enumerate() {
+            assert_eq!(t.by_role[role][a as usize], weights[set - 1]);
+            assert_eq!(t.by_role[role][0], 0);
+        }
+        let (mover, opponent) = (&w[..PATTERN_FEATURES], &w[PATTERN_FEATURES..ORDER_FEATURES]);
+        let t = CellValues::for_order(mover, opponent);
+        assert_eq!(pattern::cell_class(a), 6);
         let three_plus = CLASS_NAMES.iter().position(|&c| c == "three-plus").unwrap();
         let level = |l: usize| CLASSES + l - 1;
         for (role, weights) in [mover, opponent].into_iter().enumerate() {
             assert_eq!(
-                t.by_role[role][packed as usize],
+                t.by_role[role][a as usize],
                 weights[three_plus] + weights[level(4)] + weights[level(2)]
             );
         }
