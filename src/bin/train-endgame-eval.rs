@@ -82,7 +82,10 @@
 //!   `--l2 0.01`, side-to-move correction) and 42.3% (114-163-43) with `--epochs 5 --l2 0.1
 //!   --no-tempo-correction`. On two fresh sets (`--seed 17`, `19`) the latter scored 40.0%
 //!   against the shipped weights' 42.8%: the shipped 45.8% is partly the luck of the sets that
-//!   chose it, but the fine-tune is still not better.
+//!   chose it, but the fine-tune is still not better. Nor is a stale Multi-ProbCut table the
+//!   cause: refitted on the fine-tuned weights (`fit-probcut`, same command as the shipped
+//!   table), its σ are 10 to 40% larger at 32-49 empties, and with it the fine-tune scored 40.9%
+//!   (110-168-42), thinking 573 s against NTest's 167 s (313 s with the shipped table).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
