@@ -21,9 +21,10 @@
 //!   table lookup per touched line; see [`pattern`]). Moves are ordered by the class and level
 //!   weights of both colours' packed levels on the cell ([`eval::move_order`], fitted to the
 //!   engine's own choices);
-//! - **a fitted evaluation** ([`eval`]): live windows by stone count, cells by pattern class and
-//!   line level (summed incrementally by the threat board) and the side to move's combinations,
-//!   each side with its own weights, fitted to self-play results by `fit-gomoku-eval`;
+//! - **a fitted evaluation** ([`eval`]): live windows by stone count, cells by line set (the
+//!   combination of a stone's four line levels there; summed incrementally by the threat board)
+//!   and the side to move's combinations, each side with its own weights, fitted to self-play
+//!   results by `fit-gomoku-eval`;
 //! - **a four at the horizon is searched**, not scored ([`Board::extend_leaf`]): a leaf where the
 //!   opponent has a five point goes one more ply (the block), so a last-ply four no longer counts
 //!   as if it stood;
