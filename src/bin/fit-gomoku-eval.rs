@@ -17,8 +17,8 @@
 //! on features scaled to unit spread, a light ridge), fitted on the games whose index is not a
 //! multiple of ten; the others are held out. `--search-weight λ` fits the blend λ·(search's
 //! probability) + (1 − λ)·(result) instead, and `--toward-built-in` pulls the ridges towards
-//! the built-in weights instead of zero (a weight moves only as far as the data supports). It prints the held-out log-loss and accuracy of the
-//! built-in weights (at their best single scale, since they need not be calibrated) and of the
+//! the built-in weights instead of zero (a weight moves only as far as the data supports). It
+//! prints the held-out log-loss and accuracy of the built-in weights (at their best single scale, since they need not be calibrated) and of the
 //! fitted ones, and the fitted table; `--write` replaces `assets/gomoku-eval.txt` (build again
 //! to use it). The weights are in evaluation units, `eval::SCALE` per logit.
 //!
@@ -126,6 +126,10 @@ struct Choice {
     candidates: Vec<(Packed, Packed)>,
     held_out: bool,
 }
+
+/// The engine's bound on heuristic scores (evaluation units): a search score beyond it is a
+/// proven result, and the engine clamps its evaluation to it.
+const SCORE_CAP: f64 = 20_000.0;
 
 /// Order weights per unit of the fitted logit.
 const ORDER_SCALE: f64 = 100.0;
@@ -368,7 +372,8 @@ fn play_game(index: usize, nodes: u64) -> (Vec<Sample>, Vec<Choice>) {
         let stats = searcher.search(&g, &limits, &stop, &mut |_| {});
         let best = stats.best.expect("a move in an unfinished game");
         if let Some(f) = features {
-            let searched = sigmoid(f64::from(stats.score.clamp(-20_000, 20_000)) / eval::SCALE);
+            let searched =
+                sigmoid(f64::from(stats.score).clamp(-SCORE_CAP, SCORE_CAP) / eval::SCALE);
             recorded.push((f, g.side_to_move(), cells.clone(), searched));
         }
         if let Some(chosen) = candidates.iter().position(|c| c.0 == best)
@@ -542,7 +547,7 @@ fn sigmoid(x: f64) -> f64 {
 fn logit(w: &[i32; FEATURES], scale: f64, s: &Sample) -> f64 {
     let v: f64 = (0..FEATURES).map(|i| (w[i] * s.f[i]) as f64).sum();
     // the engine clamps its heuristic scores
-    v.clamp(-20_000.0, 20_000.0) * scale / eval::SCALE
+    v.clamp(-SCORE_CAP, SCORE_CAP) * scale / eval::SCALE
 }
 
 /// Mean log-loss and the share of decided games whose winner the sign predicts.
