@@ -704,7 +704,17 @@ const FUTILITY: i32 = 130;
 // horizon) 45.8% in 96 games, from five plies 22.5/51; reductions of ln(depth)·ln(move)/2 plies
 // for late moves 51.0% in 96. Twice the time (400 ms turns) against Rapfi strength 60 scored
 // 33.9% (32.5/96) where 200 ms scored 32.3%: what the engine lacks there is knowledge (the
-// evaluation and which moves it considers), not depth.
+// evaluation and which moves it considers), not depth. Also tried: no reduction for a move that
+// makes a three or more for the mover, 51-44-1 then 22/54 in self-play (49.0% in 150), 37/96
+// against strength 60 where this engine scored 58/144 in the same session; a ply more at nodes
+// with at most four moves (forced defences) 7.5/29; singular extensions (from six plies, the
+// table move extended when every other move fails low at half depth against its score minus 40
+// a ply) 16.5/41. Where the games are lost: full-strength Rapfi (300 ms a position) read the 27
+// losses of 48 games against strength 60; 13 collapse in one of our moves from an open position
+// (Rapfi's score above -1000) to a proven loss, 9 drift down, and in 5 Rapfi proved a win for us
+// that we did not play. The missed wins and the collapses are lines of 11 to 25 plies with
+// quiet moves in them: the threat solver (fours and threes only) finds none of them within 5
+// s, the alpha-beta search some within 0.4 to 2 s.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
