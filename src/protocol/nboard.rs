@@ -64,7 +64,7 @@ pub const MIN_MOVE_MS: u64 = 20;
 /// The engine's Othello scores are disc differences times this (centi-discs).
 pub const SCORE_PER_DISC: i32 = 100;
 /// `--move-ms` gives the moves with this many empties [`LATE_MIDGAME_PERCENT`] of the budget,
-/// just before the exact solver takes over the root's moves (a depth-12 search does from 20
+/// just before the exact solver takes over the root's moves (a depth-12 search does from 21
 /// empties, [`HANDOVER_GAP`](crate::search::othello::HANDOVER_GAP)). The time comes back below
 /// them: at 90 ms a move the solver used 79 ms at 21 empties, 65 at 20, 31 at 19 and 9 at 18.
 /// These moves decide the most: against NTest at depth 16 (80 XOT games) NTest's own score rose

@@ -211,19 +211,24 @@ pub const SOLVER_EMPTIES: u32 = 16;
 /// thinking; 22 / 14 14-21-5, -0.15, 40 s; 24 / 16 19-18-3, +1.55, 151 s (3.8 s a game, at
 /// most 11 s). The solves stop at the search's deadline, so a timed search still ends on time.
 /// With Multi-ProbCut the midgame became some 30 times cheaper and the solves dominated (gap 16
-/// at depth 12: 2.9 s a move from 20 to 23 empties, 4 games), so the gap is now 8: at depth 12
-/// the root's moves are solved from 20 empties (NTest solves from 20 there too). Against NTest,
+/// at depth 12: 2.9 s a move from 20 to 23 empties, 4 games), so the gap became 8: at depth 12
+/// the root's moves were solved from 20 empties (NTest solves from 20 there too). Against NTest,
 /// both at depth 12, 40 XOT games: gap 8 52.5%, 18.7 s of thinking against NTest's 15.3 s;
-/// gap 10 53.75%, 41.7 s against 18.5 s. Against NTest, both at depth 12, on the four 80-game
-/// XOT sets (the shipped order and `--shuffle --seed 7`, `11`, `13`; gap 8 scores 45.8%,
-/// 126-153-41, thinking 2.6 times NTest's time): gap 10 48.3% (135-146-39) at 3.5 times; gap 12
-/// (solved from 24 empties) 50.6% (144-140-36) at 9.2 times; gap 10 with the fixed-depth
-/// Multi-ProbCut confidence lowered to `175,5` to pay for it 43.6% at 3.0 times. Exact results
-/// from a few more empties are worth points, but NTest spends about 11 ms a move at depth 12,
-/// and an exact solve of 22 to 24 empties costs far more than three times that.
+/// gap 10 53.75%, 41.7 s against 18.5 s. Now 9 (solved from 21 empties at depth 12): against
+/// NTest, both at depth 12, on the four 80-game XOT sets (the shipped order and `--shuffle
+/// --seed 7`, `11`, `13`; deterministic), with the think time as a multiple of NTest's:
+/// - gap 8: 45.8% (126-153-41; 46.2 / 50.6 / 43.8 / 42.5), 2.6 times;
+/// - gap 9: 47.2% (130-148-42; 48.1 / 50.6 / 46.9 / 43.1), 2.6 times (run beside another
+///   match, as was the gap-8 figure);
+/// - gap 10: 48.3% (135-146-39), 3.5 times; gap 12 (from 24 empties): 50.6% (144-140-36),
+///   9.2 times; gap 10 with the fixed-depth Multi-ProbCut confidence lowered to `175,5` to pay
+///   for it: 43.6%, 3.0 times.
+///
+/// Exact results from a few more empties are worth points, but NTest spends about 11 ms a move
+/// at depth 12, and an exact solve of 22 to 24 empties costs far more than three times that.
 pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
-pub const HANDOVER_GAP: i32 = 8;
+pub const HANDOVER_GAP: i32 = 9;
 /// Probable solves at the root's moves: a move to a position with at most `SELECTIVE_EMPTIES`
 /// empties that is not yet solved exactly (see [`HANDOVER_GAP`]) is answered by the solver's
 /// selective search (ProbCut, [`Solver::solve_window_selective`]) once the search reaches within
