@@ -18,9 +18,9 @@
 //! multiple of ten; the others are held out. `--search-weight λ` fits the blend λ·(search's
 //! probability) + (1 − λ)·(result) instead, and `--toward-built-in` pulls the ridges towards
 //! the built-in weights instead of zero (a weight moves only as far as the data supports). It
-//! prints the held-out log-loss and accuracy of the built-in weights (at their best single scale, since they need not be calibrated) and of the
-//! fitted ones, and the fitted table; `--write` replaces `assets/gomoku-eval.txt` (build again
-//! to use it). The weights are in evaluation units, `eval::SCALE` per logit.
+//! prints the held-out log-loss and accuracy of the built-in weights (at their best single
+//! scale, since they need not be calibrated) and of the fitted ones, and the fitted table;
+//! `--write` replaces `assets/gomoku-eval.txt` (build again to use it). The weights are in evaluation units, `eval::SCALE` per logit.
 //!
 //! The move order is fitted to the moves the engine chose: in every position whose candidates
 //! the search orders by their patterns (`GomokuBoard::candidate_patterns`), the chosen cell
@@ -47,6 +47,7 @@ use std::sync::atomic::AtomicBool;
 
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::{Game, Move, Outcome, Side};
+use xorboard::search::gomoku;
 use xorboard::search::gomoku::eval::{self, FEATURES, ORDER_FEATURES, PATTERN_FEATURES};
 use xorboard::search::threats::pattern::Packed;
 use xorboard::search::{Limits, Searchable, Searcher};
@@ -127,9 +128,9 @@ struct Choice {
     held_out: bool,
 }
 
-/// The engine's bound on heuristic scores (evaluation units): a search score beyond it is a
-/// proven result, and the engine clamps its evaluation to it.
-const SCORE_CAP: f64 = 20_000.0;
+/// The engine's bound on heuristic scores ([`gomoku::CAP`]) as a float: a search score beyond
+/// it is a proven result, and the engine clamps its evaluation to it.
+const SCORE_CAP: f64 = gomoku::CAP as f64;
 
 /// Order weights per unit of the fitted logit.
 const ORDER_SCALE: f64 = 100.0;
@@ -152,8 +153,9 @@ fn main() {
     }
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
+    let built_in = eval::weights();
     let prior: [f64; FEATURES] = if args.toward_built_in {
-        std::array::from_fn(|i| eval::weights()[i] as f64 / eval::SCALE)
+        std::array::from_fn(|i| built_in[i] as f64 / eval::SCALE)
     } else {
         [0.0; FEATURES]
     };
@@ -165,7 +167,6 @@ fn main() {
         args.search_weight,
     );
     let fitted: [i32; FEATURES] = std::array::from_fn(|i| (w[i] * eval::SCALE).round() as i32);
-    let built_in = eval::weights();
     let built_in_scale = best_scale(built_in, &train);
     let (old_loss, old_acc) = score(built_in, built_in_scale, &test);
     let (new_loss, new_acc) = score(&fitted, 1.0, &test);

@@ -83,8 +83,9 @@ fn width_at(depth: i32) -> usize {
         _ => WIDTH,
     }
 }
-/// Heuristic scores are kept inside this bound (well below win scores).
-const CAP: i32 = 20_000;
+/// Heuristic scores are kept inside this bound (well below win scores); `fit-gomoku-eval`
+/// clamps the same way.
+pub const CAP: i32 = 20_000;
 const NO_CELL: u16 = u16::MAX;
 
 /// The windows of one board size.
