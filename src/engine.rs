@@ -51,6 +51,8 @@ pub enum Command {
     SetThreads(usize),
     /// Multi-ProbCut's confidence, or off; from the next search on.
     SetProbCut(Option<ProbCutConfidence>),
+    /// Othello's win/loss/draw solves at the root's moves, on or off; from the next search on.
+    SetWinLossDraw(bool),
     /// Compare replacement strategies on `position` (see [`compare`]): answered by
     /// `CompareProgress` and `CompareRow` reports, then one `CompareDone`. A search or a stop
     /// cancels it. The game's own table is not touched: every row gets a fresh small table.
@@ -126,6 +128,7 @@ enum Msg {
     SetTtMib(usize),
     SetThreads(usize),
     SetProbCut(Option<ProbCutConfidence>),
+    SetWinLossDraw(bool),
     Clear,
     Compare {
         id: u64,
@@ -187,6 +190,7 @@ impl Engine {
             Command::Clear => self.clear(),
             Command::SetThreads(n) => self.set_threads(n),
             Command::SetProbCut(c) => self.set_probcut(c),
+            Command::SetWinLossDraw(on) => self.set_win_loss_draw(on),
             Command::Compare { id, position, plan } => self.compare(id, position, plan),
             Command::Quit => {
                 self.stop();
@@ -270,6 +274,12 @@ impl Engine {
         let _ = self.commands.send(Msg::SetProbCut(confidence));
     }
 
+    /// Othello's win/loss/draw solves at the root's moves near the end, on or off, from the
+    /// next search on (see [`SearchOptions::win_loss_draw`](crate::search::SearchOptions)).
+    pub fn set_win_loss_draw(&self, on: bool) {
+        let _ = self.commands.send(Msg::SetWinLossDraw(on));
+    }
+
     /// Empty the table and zero its counters (after stopping the running search).
     pub fn clear(&self) {
         self.stop();
@@ -351,6 +361,7 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
                 othello.set_probcut(c);
                 gomoku.set_probcut(c);
             }
+            Msg::SetWinLossDraw(on) => othello.set_win_loss_draw(on),
             Msg::Clear => {
                 table.clear();
                 othello.reset_ordering();

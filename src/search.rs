@@ -610,6 +610,12 @@ impl<G: Searchable> Searcher<G> {
         self.options.probcut = confidence;
     }
 
+    /// Win/loss/draw solves at the root's moves near the end (see
+    /// [`SearchOptions::win_loss_draw`]), from the next search on.
+    pub fn set_win_loss_draw(&mut self, on: bool) {
+        self.options.win_loss_draw = on;
+    }
+
     /// Change every search board before searching (helpers' boards too), e.g. to evaluate with
     /// other weights than the built-in ones (`selfplay --b-weights`); `None` for the plain board.
     pub fn set_board_setup(&mut self, setup: Option<BoardSetup<G>>) {

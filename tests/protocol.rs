@@ -98,6 +98,34 @@ fn nboard_interactive_session() {
 }
 
 /// A reply `x,y` that is free in `game`; plays it there.
+/// The eval of `go` on FFO #40 (20 empties, black to move, black wins by 38) at depth 10,
+/// where the root's moves are solved.
+fn ffo40_eval(args: &[&str]) -> String {
+    use xorboard::record::{self, Format, Record};
+    let pos = xorboard::game::notation::parse_obf(
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        Keys::default_keys(),
+    )
+    .unwrap();
+    let ggf = record::to_text(&Record::from_othello(&pos), Format::Ggf).unwrap();
+    let mut p = Peer::xorboard(args);
+    p.send("nboard 2");
+    p.send("set depth 10");
+    p.send(&format!("set game {ggf}"));
+    p.send("go");
+    let line = p.expect(Duration::from_secs(120), "===", |l| l.starts_with("=== "));
+    check_answer(&pos, &line);
+    p.send("quit");
+    assert!(p.wait_exit(Duration::from_secs(5)));
+    line.split('/').nth(1).unwrap().to_string()
+}
+
+#[test]
+fn nboard_solves_the_root_for_the_result_unless_asked_for_the_exact_score() {
+    assert_eq!(ffo40_eval(&["nboard"]), "65.00", "a proven win");
+    assert_eq!(ffo40_eval(&["nboard", "--exact-endgame"]), "38.00");
+}
+
 fn play_reply(game: &mut Gomoku, line: &str) {
     let mv = parse_piskvork(game.size(), line).unwrap_or_else(|e| panic!("{line}: {e}"));
     game.try_play(mv).unwrap_or_else(|e| panic!("{line}: {e}"));

@@ -28,6 +28,7 @@ fn a_helper_thread_searches_with_the_same_options_as_the_main_thread() {
             defence: false,
         },
         probcut: None,
+        win_loss_draw: true,
     };
     let seen: Arc<Mutex<Vec<(ThreadId, ThreatParts, bool)>>> = Arc::default();
     let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(4, Policy::Aging, 64)));

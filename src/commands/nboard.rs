@@ -35,6 +35,12 @@ pub struct NboardArgs {
     /// `--move-ms`).
     #[arg(long, value_name = "SPEC")]
     pub probcut: Option<ProbCutSpec>,
+    /// Solve the root's moves near the end for their exact disc count, as a GUI's analysis
+    /// wants. Without it they are solved for their result alone (win, draw or loss, reported
+    /// as 65.00, 0.00 or -65.00): all a match counts, and cheaper, so the solves start two
+    /// plies further from the end.
+    #[arg(long)]
+    pub exact_endgame: bool,
 }
 
 pub fn run(args: &NboardArgs) -> CommandResult {
@@ -50,6 +56,7 @@ pub fn run(args: &NboardArgs) -> CommandResult {
             .set_probcut(Some(nboard::FIXED_DEPTH_PROBCUT)),
         None => {}
     }
+    thinker.engine().set_win_loss_draw(!args.exact_endgame);
     let stdout = std::io::stdout();
     protocol::run(
         &mut session,

@@ -16,7 +16,10 @@
 //! | `learn` | — (xorboard keeps no learned book) | `learned` |
 //! | `quit` | end | — |
 //!
-//! Evals are in discs from the side to move's point of view, as the protocol wants. `go` searches
+//! Evals are in discs from the side to move's point of view, as the protocol wants; near the end,
+//! a move solved for its result alone (`xorboard nboard` does this unless `--exact-endgame`; see
+//! `search::othello::WLD_GAP`) reports a proven win as 65.00, a loss as -65.00, a draw as 0.00
+//! (beyond any disc count, so no GUI mistakes it for one). `go` searches
 //! to the set depth — to the end of the game once at most depth + 4 squares are empty — and, when
 //! the GGF carries a clock (`TI[15:00]`), also stops after the side's remaining time (the clock
 //! minus the move times of the GGF and of `move F5/eval/time`) divided by its remaining moves. Any line that

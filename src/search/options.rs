@@ -18,6 +18,11 @@ pub struct SearchOptions {
     /// Multi-ProbCut in the midgame, with this confidence (`None`: every node searched in full;
     /// games without a fitted table ignore it).
     pub probcut: Option<ProbCutConfidence>,
+    /// Othello: solve the root's moves near the end for their result alone (win, draw or
+    /// loss) rather than their disc count, which is cheaper and so starts further from the end
+    /// (see `othello::WLD_GAP`). For matches, where only the result counts (`nboard`); off
+    /// where people read the scores (`play`, the bench).
+    pub win_loss_draw: bool,
 }
 
 impl Default for SearchOptions {
@@ -28,6 +33,7 @@ impl Default for SearchOptions {
             exact: true,
             threats: ThreatParts::default(),
             probcut: Some(ProbCutConfidence::default()),
+            win_loss_draw: false,
         }
     }
 }
