@@ -227,6 +227,8 @@ pub const SOLVER_EMPTIES: u32 = 16;
 ///
 /// Exact results from a few more empties are worth points, but NTest spends about 11 ms a move
 /// at depth 12, and an exact solve of 22 to 24 empties costs far more than three times that.
+/// Solving for the result alone is cheaper: `nboard` does that from two plies further out (see
+/// [`WLD_GAP`]).
 pub const HANDOVER_EMPTIES: u32 = 24;
 /// See [`HANDOVER_EMPTIES`].
 pub const HANDOVER_GAP: i32 = 9;
@@ -261,7 +263,12 @@ pub const SELECTIVE_GAP: i32 = 12;
 /// - exact solves (before): gap 9 47.2%, 2.6 times; gap 10 48.3%, 3.5 times; gap 12 50.6%, 9.2;
 /// - win/loss/draw: gap 9 47.5%, 2.56 times; gap 10 48.3%, 2.67; gap 11 50.2% (142-141-37;
 ///   50.0 / 55.6 / 50.0 / 45.0), 3.32 times, and 3.22 when a result is kept for the later
-///   iterations (stored as exact); gap 12 50.2%, 5.16 times.
+///   iterations (stored as exact); gap 12 50.2%, 5.16 times;
+/// - gap 11 with its outermost ply probable ([`WLD_PROBABLE_PASS`]; the landed one): 50.0%
+///   (142-142-36; 48.8 / 56.2 / 50.0 / 45.0), 2.80 times, and 2.74 run alone; gap 12 with its
+///   two outer plies probable 50.2%, 3.12 times, at 1.0 standard deviation 48.6%, 2.67 times.
+///   The midgame Multi-ProbCut confidence moved to `215,5` scored 47.3% (3.28 times), to
+///   `185,5` 48.0% (2.56 times): the margin over 50% is nil.
 pub const WLD_GAP: i32 = 11;
 /// The solver's selective pass (see [`SELECTIVE_EMPTIES`]) that answers the outermost ply of
 /// [`WLD_GAP`]: its most confident one (ProbCut at 1.5 standard deviations).
@@ -375,12 +382,11 @@ impl super::Searchable for Othello {
 
 /// The win/loss/draw answer for `(p, o)` (see [`WLD_GAP`]): [`WLD_WIN`], 0 or `-WLD_WIN`,
 /// fail-soft for the window `(alpha, beta)` in centi-discs. The solver is asked only what the
-/// window needs: whether the score beats a draw when alpha is at or above one, whether it
-/// reaches one when beta is at or below it, and which of the three otherwise. A window beyond
+/// window needs: whether the move wins when alpha is at or above 0, whether it at least draws
+/// when beta is at or below 0, and which of the three otherwise. A window beyond
 /// a proven win or loss needs no solve. A proven answer is stored as exact: it is the move's
 /// result, so later iterations take it from the table instead of solving again; with
 /// `probable`, a selective pass of the solver answers, stored at the node's depth only.
-#[allow(clippy::too_many_arguments)]
 fn win_loss_draw_answer(
     solver: &mut Solver,
     (p, o): (u64, u64),
@@ -907,6 +913,19 @@ mod tests {
         WLD_WIN * discs.signum()
     }
 
+    /// The exact disc score of `g` for its side to move, by the solver.
+    fn exact_score(solver: &mut Solver, g: &Othello) -> i32 {
+        let (p, o) = g.player_opponent();
+        let limits = SolveLimits {
+            nodes: None,
+            time: None,
+        };
+        solver
+            .solve_window(p, o, -65, 65, &AtomicBool::new(false), &limits)
+            .expect("an exact solve")
+            .score
+    }
+
     #[test]
     fn win_loss_draw_answers_are_the_result_and_fail_soft_for_any_window() {
         let stop = AtomicBool::new(false);
@@ -930,10 +949,7 @@ mod tests {
         let mut classes = [0; 3];
         for g in random_positions(14, 24) {
             let (p, o) = g.player_opponent();
-            let exact = solver
-                .solve_window(p, o, -65, 65, &stop, &limits)
-                .expect("an exact solve")
-                .score;
+            let exact = exact_score(&mut solver, &g);
             let result = result_of(exact);
             classes[(exact.signum() + 1) as usize] += 1;
             for (alpha, beta) in windows {
@@ -980,10 +996,6 @@ mod tests {
         use crate::search::{Limits, Searcher};
         use crate::tt::{Policy, Table};
         let stop = AtomicBool::new(false);
-        let limits = SolveLimits {
-            nodes: None,
-            time: None,
-        };
         let mut solver = Solver::new(4);
         let mut v = Vec::new();
         // 18 empties: at depth 8 every root move (17 empties) is within WLD_GAP, not on its
@@ -998,11 +1010,7 @@ mod tests {
             let mut exact_after = |mv| {
                 let mut child = g.clone();
                 child.play(mv);
-                let (p, o) = child.player_opponent();
-                -solver
-                    .solve_window(p, o, -65, 65, &stop, &limits)
-                    .expect("an exact solve")
-                    .score
+                -exact_score(&mut solver, &child)
             };
             let best_result = v.iter().map(|&mv| exact_after(mv).signum()).max();
             assert_eq!(Some(exact_after(best).signum()), best_result, "{best:?}");
