@@ -98,15 +98,18 @@ fn nboard_interactive_session() {
 }
 
 /// A reply `x,y` that is free in `game`; plays it there.
-/// The eval of `go` on FFO #40 (20 empties, black to move, black wins by 38) at depth 10,
-/// where the root's moves are solved.
+/// FFO #40 (20 empties, black to move) from the built-in suite, and its exact score.
+fn ffo40() -> (Othello, i32) {
+    let text = std::fs::read_to_string("assets/ffo40-49.txt").expect("ffo data");
+    let suite = xorboard::commands::solve::parse_suite(&text).expect("suite parses");
+    let e = suite.into_iter().find(|e| e.id == "40").expect("#40");
+    (e.game, e.score)
+}
+
+/// The eval of `go` on FFO #40 at depth 10, where the root's moves are solved.
 fn ffo40_eval(args: &[&str]) -> String {
     use xorboard::record::{self, Format, Record};
-    let pos = xorboard::game::notation::parse_obf(
-        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
-        Keys::default_keys(),
-    )
-    .unwrap();
+    let (pos, _) = ffo40();
     let ggf = record::to_text(&Record::from_othello(&pos), Format::Ggf).unwrap();
     let mut p = Peer::xorboard(args);
     p.send("nboard 2");
@@ -122,8 +125,13 @@ fn ffo40_eval(args: &[&str]) -> String {
 
 #[test]
 fn nboard_solves_the_root_for_the_result_unless_asked_for_the_exact_score() {
+    let (_, score) = ffo40();
+    assert_eq!(score, 38, "black wins FFO #40 by 38");
     assert_eq!(ffo40_eval(&["nboard"]), "65.00", "a proven win");
-    assert_eq!(ffo40_eval(&["nboard", "--exact-endgame"]), "38.00");
+    assert_eq!(
+        ffo40_eval(&["nboard", "--exact-endgame"]),
+        format!("{score}.00")
+    );
 }
 
 fn play_reply(game: &mut Gomoku, line: &str) {

@@ -744,10 +744,9 @@ impl Board for OthelloBoard {
         if win_loss_draw {
             // The outermost ply of WLD_GAP gets the solver's probable result.
             let probable = (depth + WLD_GAP == empties as i32).then_some(WLD_PROBABLE_PASS);
-            let (p, o) = (self.p, self.o);
             return win_loss_draw_answer(
                 solver,
-                (p, o),
+                (self.p, self.o),
                 (alpha, beta),
                 probable,
                 stop,
@@ -916,12 +915,8 @@ mod tests {
     /// The exact disc score of `g` for its side to move, by the solver.
     fn exact_score(solver: &mut Solver, g: &Othello) -> i32 {
         let (p, o) = g.player_opponent();
-        let limits = SolveLimits {
-            nodes: None,
-            time: None,
-        };
         solver
-            .solve_window(p, o, -65, 65, &AtomicBool::new(false), &limits)
+            .solve(p, o, &AtomicBool::new(false), &SolveLimits::default())
             .expect("an exact solve")
             .score
     }
@@ -929,10 +924,7 @@ mod tests {
     #[test]
     fn win_loss_draw_answers_are_the_result_and_fail_soft_for_any_window() {
         let stop = AtomicBool::new(false);
-        let limits = SolveLimits {
-            nodes: None,
-            time: None,
-        };
+        let limits = SolveLimits::default();
         let mut solver = Solver::new(4);
         let windows = [
             (-crate::search::INF, crate::search::INF),
