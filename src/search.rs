@@ -348,6 +348,14 @@ pub trait Board: Send {
         None
     }
 
+    /// Whether [`Board::exact_hook`] answers a node at `ply` with `depth` plies left. At such a
+    /// node only an exact table entry stands in for the answer: a searched one (an estimate
+    /// left by the previous move's deeper search, two plies further from the root then) would
+    /// otherwise cut the node and starve the solves the hook is there for. Default: never.
+    fn exact_hook_due(&self, _ply: usize, _depth: i32) -> bool {
+        false
+    }
+
     /// Analyse the root before iterative deepening, given the candidate moves the search would
     /// try (within the search's limits, which the time spent here counts against); `nodes` grows
     /// by the work done. Only the main thread asks, and only with exact answers on. Default:
@@ -1136,7 +1144,9 @@ impl<G: Searchable> Searcher<G> {
             } else {
                 g.move_from_tt(e.mv)
             };
-            if e.depth as i32 >= depth {
+            if e.depth as i32 >= depth
+                && (e.depth >= DEPTH_EXACT || !(self.options.exact && g.exact_hook_due(ply, depth)))
+            {
                 let s = from_tt(e.score as i32, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,

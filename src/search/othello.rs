@@ -380,6 +380,43 @@ impl super::Searchable for Othello {
     }
 }
 
+/// How the solver answers a node of the search ([`OthelloBoard::hook_answer`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum HookKind {
+    /// The exact disc count: a node searched to the end anyway, or a root move within
+    /// [`HANDOVER_GAP`].
+    Exact,
+    /// The result alone (see [`WLD_GAP`]).
+    WinLossDraw,
+    /// The solver's probable score (see [`SELECTIVE_EMPTIES`]).
+    Selective,
+}
+
+impl OthelloBoard {
+    /// Which answer the solver gives the node at `ply` with `depth` plies left, if any: exact
+    /// at most [`SOLVER_EMPTIES`] empties from the end, and at the root's moves (ply 1) the
+    /// result, the exact score or a probable one, by how near the search reaches to the end.
+    fn hook_answer(&self, ply: usize, depth: i32) -> Option<HookKind> {
+        let empties = self.empties();
+        if empties <= SOLVER_EMPTIES && depth >= empties as i32 {
+            return Some(HookKind::Exact);
+        }
+        if ply != 1 || empties > HANDOVER_EMPTIES {
+            return None;
+        }
+        let within = |gap: i32| depth + gap >= empties as i32;
+        if self.win_loss_draw && empties > SOLVER_EMPTIES && within(WLD_GAP) {
+            Some(HookKind::WinLossDraw)
+        } else if within(HANDOVER_GAP) {
+            Some(HookKind::Exact)
+        } else if empties <= SELECTIVE_EMPTIES && within(SELECTIVE_GAP) {
+            Some(HookKind::Selective)
+        } else {
+            None
+        }
+    }
+}
+
 /// The win/loss/draw answer for `(p, o)` (see [`WLD_GAP`]): [`WLD_WIN`], 0 or `-WLD_WIN`,
 /// fail-soft for the window `(alpha, beta)` in centi-discs. The solver is asked only what the
 /// window needs: whether the move wins when alpha is at or above 0, whether it at least draws
@@ -709,21 +746,8 @@ impl Board for OthelloBoard {
             stop,
             deadline,
         } = node;
+        let answer = self.hook_answer(ply, depth)?;
         let empties = self.empties();
-        let to_the_end = empties <= SOLVER_EMPTIES && depth >= empties as i32;
-        let win_loss_draw = self.win_loss_draw
-            && ply == 1
-            && empties > SOLVER_EMPTIES
-            && empties <= HANDOVER_EMPTIES
-            && depth + WLD_GAP >= empties as i32;
-        let handover =
-            ply == 1 && empties <= HANDOVER_EMPTIES && depth + HANDOVER_GAP >= empties as i32;
-        let exact = to_the_end || handover;
-        let selective =
-            ply == 1 && empties <= SELECTIVE_EMPTIES && depth + SELECTIVE_GAP >= empties as i32;
-        if !(exact || selective || win_loss_draw) {
-            return None;
-        }
         let solver = match &mut self.solver {
             Some(s) => s,
             None => {
@@ -741,7 +765,7 @@ impl Board for OthelloBoard {
             nodes: None,
             time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         };
-        if win_loss_draw {
+        if answer == HookKind::WinLossDraw {
             // The outermost ply of WLD_GAP gets the solver's probable result.
             let probable = (depth + WLD_GAP == empties as i32).then_some(WLD_PROBABLE_PASS);
             return win_loss_draw_answer(
@@ -757,6 +781,7 @@ impl Board for OthelloBoard {
         // Disc window containing (alpha, beta) in centi-discs.
         let a = alpha.div_euclid(DISC);
         let b = (beta + DISC - 1).div_euclid(DISC).max(a + 1);
+        let exact = answer == HookKind::Exact;
         let r = if exact {
             solver.solve_window(self.p, self.o, a, b, stop, &limits)
         } else {
@@ -770,6 +795,10 @@ impl Board for OthelloBoard {
             score: r.score * DISC,
             exact,
         })
+    }
+
+    fn exact_hook_due(&self, ply: usize, depth: i32) -> bool {
+        self.hook_answer(ply, depth).is_some()
     }
 
     fn exact_depth(&self) -> Option<u32> {
@@ -1006,6 +1035,42 @@ mod tests {
             };
             let best_result = v.iter().map(|&mv| exact_after(mv).signum()).max();
             assert_eq!(Some(exact_after(best).signum()), best_result, "{best:?}");
+            assert_eq!(stats.raw_score, result_of(best_result.unwrap_or(0)));
+        }
+    }
+
+    #[test]
+    fn a_searched_table_entry_does_not_stand_in_for_a_root_move_solve() {
+        use crate::search::{Limits, Searcher};
+        use crate::tt::{Policy, Table};
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(4);
+        let mut v = Vec::new();
+        for g in random_positions(18, 4) {
+            let table = Arc::new(Table::new(16, Policy::TwoTier, 64));
+            // A deeper search of every root move leaves its estimate in the table, as the
+            // previous move's search does for the positions two plies on.
+            g.legal_moves(&mut v);
+            for &mv in &v {
+                let mut child = g.clone();
+                child.play(mv);
+                let mut estimate: Searcher<Othello> = Searcher::new(table.clone());
+                estimate.set_exact_hook(false);
+                estimate.search(&child, &Limits::depth(12), &stop, &mut |_| {});
+            }
+            // At depth 8 the root moves need 7 plies, less than the entries have: each is
+            // solved for its result all the same.
+            let mut searcher: Searcher<Othello> = Searcher::new(table);
+            searcher.set_win_loss_draw(true);
+            let stats = searcher.search(&g, &Limits::depth(8), &stop, &mut |_| {});
+            let best_result = v
+                .iter()
+                .map(|&mv| {
+                    let mut child = g.clone();
+                    child.play(mv);
+                    -exact_score(&mut solver, &child).signum()
+                })
+                .max();
             assert_eq!(stats.raw_score, result_of(best_result.unwrap_or(0)));
         }
     }
