@@ -53,6 +53,8 @@ pub enum Command {
     SetProbCut(Option<ProbCutConfidence>),
     /// Othello's win/loss/draw solves at the root's moves, on or off; from the next search on.
     SetWinLossDraw(bool),
+    /// Othello's probable result solves before those, in plies; from the next search on.
+    SetEarlyResultPlies(u8),
     /// Compare replacement strategies on `position` (see [`compare`]): answered by
     /// `CompareProgress` and `CompareRow` reports, then one `CompareDone`. A search or a stop
     /// cancels it. The game's own table is not touched: every row gets a fresh small table.
@@ -129,6 +131,7 @@ enum Msg {
     SetThreads(usize),
     SetProbCut(Option<ProbCutConfidence>),
     SetWinLossDraw(bool),
+    SetEarlyResultPlies(u8),
     Clear,
     Compare {
         id: u64,
@@ -191,6 +194,7 @@ impl Engine {
             Command::SetThreads(n) => self.set_threads(n),
             Command::SetProbCut(c) => self.set_probcut(c),
             Command::SetWinLossDraw(on) => self.set_win_loss_draw(on),
+            Command::SetEarlyResultPlies(n) => self.set_early_result_plies(n),
             Command::Compare { id, position, plan } => self.compare(id, position, plan),
             Command::Quit => {
                 self.stop();
@@ -280,6 +284,13 @@ impl Engine {
         let _ = self.commands.send(Msg::SetWinLossDraw(on));
     }
 
+    /// Othello's probable result solves this many plies before the win/loss/draw ones, from
+    /// the next search on (see
+    /// [`SearchOptions::early_result_plies`](crate::search::SearchOptions)).
+    pub fn set_early_result_plies(&self, plies: u8) {
+        let _ = self.commands.send(Msg::SetEarlyResultPlies(plies));
+    }
+
     /// Empty the table and zero its counters (after stopping the running search).
     pub fn clear(&self) {
         self.stop();
@@ -362,6 +373,7 @@ fn worker(commands: Receiver<Msg>, reports: Sender<Report>, shared: Arc<Shared>)
                 gomoku.set_probcut(c);
             }
             Msg::SetWinLossDraw(on) => othello.set_win_loss_draw(on),
+            Msg::SetEarlyResultPlies(n) => othello.set_early_result_plies(n),
             Msg::Clear => {
                 table.clear();
                 othello.reset_ordering();

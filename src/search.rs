@@ -624,6 +624,12 @@ impl<G: Searchable> Searcher<G> {
         self.options.win_loss_draw = on;
     }
 
+    /// Probable result solves this many plies before the win/loss/draw ones (see
+    /// [`SearchOptions::early_result_plies`]), from the next search on.
+    pub fn set_early_result_plies(&mut self, plies: u8) {
+        self.options.early_result_plies = plies;
+    }
+
     /// Change every search board before searching (helpers' boards too), e.g. to evaluate with
     /// other weights than the built-in ones (`selfplay --b-weights`); `None` for the plain board.
     pub fn set_board_setup(&mut self, setup: Option<BoardSetup<G>>) {

@@ -29,6 +29,7 @@ fn a_helper_thread_searches_with_the_same_options_as_the_main_thread() {
         },
         probcut: None,
         win_loss_draw: true,
+        early_result_plies: 2,
     };
     let seen: Arc<Mutex<Vec<(ThreadId, ThreatParts, bool)>>> = Arc::default();
     let mut s: Searcher<Gomoku> = Searcher::new(Arc::new(Table::new(4, Policy::Aging, 64)));

@@ -7,6 +7,7 @@ use super::{CommandError, CommandResult};
 use crate::protocol::nboard::{self, Nboard};
 use crate::protocol::{self, EngineThinker};
 use crate::search::ProbCutSpec;
+use crate::search::othello;
 use crate::tt::Policy;
 use crate::zobrist::Keys;
 
@@ -27,7 +28,8 @@ pub struct NboardArgs {
     pub threads: u64,
     /// Think this many milliseconds per move, three times as long from 29 to 22 empties, just
     /// before the exact solver takes over (`set depth` then caps the depth, and a GGF clock from
-    /// the GUI can only shorten it). Without it, the depth alone decides.
+    /// the GUI can only shorten it); the root's moves then get probable win/loss/draw answers
+    /// two plies before the proven ones. Without it, the depth alone decides.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
@@ -57,6 +59,11 @@ pub fn run(args: &NboardArgs) -> CommandResult {
         None => {}
     }
     thinker.engine().set_win_loss_draw(!args.exact_endgame);
+    if args.move_ms.is_some() {
+        thinker
+            .engine()
+            .set_early_result_plies(othello::EARLY_RESULT_PLIES);
+    }
     let stdout = std::io::stdout();
     protocol::run(
         &mut session,

@@ -23,6 +23,11 @@ pub struct SearchOptions {
     /// (see `othello::WLD_GAP`). For matches, where only the result counts (`nboard`); off
     /// where people read the scores (`play`, the bench).
     pub win_loss_draw: bool,
+    /// Othello, with `win_loss_draw`: how many plies beyond `othello::WLD_GAP` the root's moves
+    /// already get probable result solves, each ply further out one selective pass less sure
+    /// (`othello::EARLY_RESULT_PLIES`). For a search on the clock (`nboard --move-ms`), where
+    /// an iteration that does not finish costs only time the move has anyway; 0 elsewhere.
+    pub early_result_plies: u8,
 }
 
 impl Default for SearchOptions {
@@ -34,6 +39,7 @@ impl Default for SearchOptions {
             threats: ThreatParts::default(),
             probcut: Some(ProbCutConfidence::default()),
             win_loss_draw: false,
+            early_result_plies: 0,
         }
     }
 }
