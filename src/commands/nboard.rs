@@ -26,10 +26,11 @@ pub struct NboardArgs {
     /// Search threads (Lazy SMP: helper threads share the transposition table).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
-    /// Think this many milliseconds per move, three times as long from 29 to 22 empties, just
-    /// before the exact solver takes over (`set depth` then caps the depth, and a GGF clock from
-    /// the GUI can only shorten it); the root's moves then get probable win/loss/draw answers
-    /// two plies before the proven ones. Without it, the depth alone decides.
+    /// Think this many milliseconds per move, shared out over the game: 60% of it from 60 to 45
+    /// empties, 150% from 44 to 30, 300% from 29 to 22 just before the exact solver takes over
+    /// (`set depth` then caps the depth, and a GGF clock from the GUI can only shorten it); the
+    /// root's moves then get probable win/loss/draw answers two plies before the proven ones.
+    /// Without it, the depth alone decides.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths

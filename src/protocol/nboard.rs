@@ -66,25 +66,37 @@ pub const ENDGAME_EXTRA: u32 = 4;
 pub const MIN_MOVE_MS: u64 = 20;
 /// The engine's Othello scores are disc differences times this (centi-discs).
 pub const SCORE_PER_DISC: i32 = 100;
-/// `--move-ms` gives the moves with this many empties [`LATE_MIDGAME_PERCENT`] of the budget,
-/// just before the exact solver takes over the root's moves (a depth-12 search does from 21
-/// empties, [`HANDOVER_GAP`](crate::search::othello::HANDOVER_GAP)). The time comes back below
-/// them: at 90 ms a move the solver used 79 ms at 21 empties, 65 at 20, 31 at 19 and 9 at 18.
-/// These moves decide the most: against NTest at depth 16 (80 XOT games) NTest's own score rose
-/// from 0 to +1.7 discs over the whole midgame, then to +4.7 between its last midgame move (27.5
-/// empties on average) and its first exact solve (17.5).
+/// How `--move-ms` spreads its budget over the game: the moves with a band's empties get its
+/// share of the budget (percent), the others the budget itself. The opening (45 empties and
+/// more) takes little: against NTest at depth 16 we lose about 0.2 discs there, against 1.2
+/// from 46 to 34 empties and 1 more from 34 to 28 (NTest's own depth-18 evaluation of our XOT
+/// games at 52, 46, 40, 34 and 28 empties). The moves just before the exact solver takes over
+/// (22 to 29 empties) take the most: they decide the most, and the time comes back below
+/// them (at 90 ms a move the solver used 79 ms at 21 empties, 65 at 20, 31 at 19 and 9 at 18).
 ///
-/// Measured against NTest at depth 16, 80 XOT games, `--move-ms 90` (our think time against
-/// NTest's; the search stops on the clock, so the machine's load changes the games):
-/// - even budget: 20.0%, 20.6%, 20.0%, 20.6% (four runs, Multi-ProbCut variants), about
-///   −4.2 discs a game, 114–117 s against 200–248 s;
-/// - 300% from 22 to 29 empties: 36.25%, 30.0%, 31.9% (−2.2 to −3.6 discs), 166–168 s against
-///   172–212 s (80 ms a move against NTest's 82–101);
-/// - 400% from 22 to 29: 29.4%, 198 s against 267 s; 250% from 22 to 33: 25.6%, 174 s
-///   against 166 s.
-pub const LATE_MIDGAME: std::ops::RangeInclusive<u32> = 22..=29;
-/// See [`LATE_MIDGAME`].
-pub const LATE_MIDGAME_PERCENT: u32 = 300;
+/// Measured against NTest at depth 16 with `--move-ms 64` (NTest's average per move is 60 to
+/// 70 ms), 40 XOT games per set (the shipped order, `--shuffle --seed 7`, `11`, `13`), two
+/// matches side by side; the search stops on the clock, so the machine's load changes the
+/// games, and one standard error of a 160-game score is about 3.5 points:
+/// - 300% from 22 to 29 empties, the budget elsewhere (before): 32.5%, 22.5%, 33.75%, 25.0%,
+///   so 28.4% (−5.0 discs a game), 54–55 s of thinking against NTest's 62–72 s;
+/// - the shares here: 41.25%, 36.25%, 25.0%, 31.25%, so 33.4% (−5.0 discs), 59 s against
+///   62–74 s: a gain of about one standard error, not a proven one;
+/// - 50% from 60 to 45, 200% from 44 to 30: 27.5%, 33.75%, 22.5%, 38.75%, so 30.6%, 66–68 s
+///   against 60–71 s (more than NTest's time).
+///
+/// Earlier, at `--move-ms 90` (80 XOT games): an even budget scored about 20%; 300% from 22 to
+/// 29 empties 30–36%; 400% there 29.4%; 250% from 22 to 33 25.6%.
+pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =
+    [(45..=60, 60), (30..=44, 150), (22..=29, 300)];
+
+/// The share of `--move-ms` (percent) a move with `empties` empties gets ([`BUDGET_SHARES`]).
+pub fn budget_percent(empties: u32) -> u32 {
+    BUDGET_SHARES
+        .iter()
+        .find(|(band, _)| band.contains(&empties))
+        .map_or(100, |&(_, percent)| percent)
+}
 
 /// What the running search is for.
 #[derive(Clone, Debug)]
@@ -126,7 +138,7 @@ pub struct Nboard {
     version: Option<u32>,
     /// The game clock of the last `set game` (its `TI[]`), if any.
     clock: Option<Duration>,
-    /// A budget per move (the command line's `--move-ms`; more in the [`LATE_MIDGAME`]), if any.
+    /// A budget per move (the command line's `--move-ms`, shared out by [`BUDGET_SHARES`]), if any.
     move_budget: Option<Duration>,
     /// Time used by black and white, from the GGF move times and `move F5/eval/time`.
     used: [Duration; 2],
@@ -169,8 +181,8 @@ impl Nboard {
         self
     }
 
-    /// Think a set time per move (the command line's `--move-ms`; [`LATE_MIDGAME_PERCENT`] of
-    /// it in the [`LATE_MIDGAME`]); `set depth` still caps the depth, and a game clock, when
+    /// Think a set time per move (the command line's `--move-ms`, shared out over the game by
+    /// [`BUDGET_SHARES`]); `set depth` still caps the depth, and a game clock, when
     /// the GUI sends one, can only shorten the budget.
     pub fn with_move_budget(mut self, budget: Option<Duration>) -> Nboard {
         self.move_budget = budget;
@@ -254,7 +266,7 @@ impl Nboard {
 
     /// The time manager. With a game clock: the remaining time of the side to move spread over
     /// its remaining moves (a tenth kept back), so a deep `set depth` cannot lose on time. With
-    /// `--move-ms`: that budget ([`LATE_MIDGAME_PERCENT`] of it in the [`LATE_MIDGAME`]), or
+    /// `--move-ms`: that budget (its share by [`BUDGET_SHARES`]), or
     /// the clock's share when it is smaller. Neither: no limit but the depth.
     pub fn move_time(&self, pos: &Othello) -> Option<Duration> {
         let from_clock = self.clock.map(|clock| {
@@ -262,13 +274,9 @@ impl Nboard {
             let moves_left = pos.empties().div_ceil(2) + 2;
             (left * 9 / 10 / moves_left).max(Duration::from_millis(MIN_MOVE_MS))
         });
-        let move_budget = self.move_budget.map(|b| {
-            if LATE_MIDGAME.contains(&pos.empties()) {
-                b * LATE_MIDGAME_PERCENT / 100
-            } else {
-                b
-            }
-        });
+        let move_budget = self
+            .move_budget
+            .map(|b| b * budget_percent(pos.empties()) / 100);
         match (from_clock, move_budget) {
             (Some(c), Some(b)) => Some(c.min(b)),
             (c, b) => c.or(b),
@@ -731,10 +739,11 @@ mod tests {
         let mut s =
             Nboard::new(Keys::default_keys()).with_move_budget(Some(Duration::from_millis(250)));
         let now = Instant::now();
-        assert_eq!(s.move_time(s.game()), Some(Duration::from_millis(250)));
+        let opening = Duration::from_millis(250) * budget_percent(60) / 100;
+        assert_eq!(s.move_time(s.game()), Some(opening));
         let e = s.line("go", now);
         assert!(e.iter().any(
-            |e| matches!(e, Effect::Search(r) if r.time == Some(Duration::from_millis(250)) && r.depth == Some(DEFAULT_DEPTH))
+            |e| matches!(e, Effect::Search(r) if r.time == Some(opening) && r.depth == Some(DEFAULT_DEPTH))
         ));
         // A one-minute clock leaves about 1.7 s a move: the budget stays; a nearly spent one
         // gives less than the budget.
@@ -742,7 +751,10 @@ mod tests {
         let mut s =
             Nboard::new(Keys::default_keys()).with_move_budget(Some(Duration::from_millis(250)));
         assert!(s.line(&format!("set game {ggf}"), now).is_empty());
-        assert_eq!(s.move_time(s.game()), Some(Duration::from_millis(250)));
+        assert_eq!(
+            s.move_time(s.game()),
+            Some(Duration::from_millis(250) * budget_percent(59) / 100)
+        );
         assert!(s.line("move d6/0.5/20", now).is_empty());
         assert_eq!(
             s.move_time(s.game()),
@@ -751,29 +763,26 @@ mod tests {
     }
 
     #[test]
-    fn the_late_midgame_gets_more_of_the_move_budget() {
+    fn the_move_budget_is_shared_out_by_the_empties() {
         let s = Nboard::new(Keys::default_keys()).with_move_budget(Some(Duration::from_millis(90)));
         let mut g = s.game().clone();
         let mut legal = Vec::new();
-        let mut seen = [false; 2];
-        while g.empties() > 20 {
+        let mut seen = Vec::new();
+        while g.empties() > 18 {
             let e = g.empties();
-            let late = LATE_MIDGAME.contains(&e);
-            let want = if late {
-                90 * LATE_MIDGAME_PERCENT as u64 / 100
-            } else {
-                90
-            };
+            let percent = budget_percent(e);
             assert_eq!(
                 s.move_time(&g),
-                Some(Duration::from_millis(want)),
+                Some(Duration::from_millis(90 * percent as u64 / 100)),
                 "{e} empties"
             );
-            seen[late as usize] = true;
+            if !seen.contains(&percent) {
+                seen.push(percent);
+            }
             g.legal_moves(&mut legal);
             g.play(legal[0]);
         }
-        assert_eq!(seen, [true, true]);
+        assert_eq!(seen, [60, 150, 300, 100]);
     }
 
     #[test]
