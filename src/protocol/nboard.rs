@@ -81,7 +81,9 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// - 300% from 22 to 29 empties, the budget elsewhere (before): 32.5%, 22.5%, 33.75%, 25.0%,
 ///   so 28.4% (−5.0 discs a game), 54–55 s of thinking against NTest's 62–72 s;
 /// - the shares here: 41.25%, 36.25%, 25.0%, 31.25%, so 33.4% (−5.0 discs), 59 s against
-///   62–74 s: a gain of about one standard error, not a proven one;
+///   62–74 s; the same sets again 28.75%, 22.5%, 31.25%, 27.5% (27.5%), and two more sets
+///   (seeds 17, 19) 37.5%, 28.75%: 31.0% of 400 games, no measurable gain over the 28.4%
+///   before. Kept for where it puts the time (NTest's own evaluation of these games, above);
 /// - 50% from 60 to 45, 200% from 44 to 30: 27.5%, 33.75%, 22.5%, 38.75%, so 30.6%, 66–68 s
 ///   against 60–71 s (more than NTest's time).
 ///
