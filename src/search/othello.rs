@@ -252,8 +252,9 @@ pub const HANDOVER_GAP: i32 = 9;
 pub const SELECTIVE_EMPTIES: u32 = 22;
 /// See [`SELECTIVE_EMPTIES`].
 pub const SELECTIVE_GAP: i32 = 12;
-/// Win/loss/draw solves at the root's moves ([`SearchOptions::win_loss_draw`], on in `nboard`):
-/// a move to a position with more than [`SOLVER_EMPTIES`] and at most [`HANDOVER_EMPTIES`]
+/// Win/loss/draw solves at the root's moves
+/// ([`SearchOptions::win_loss_draw`](crate::search::SearchOptions), on in `nboard`): a move to a
+/// position with more than [`SOLVER_EMPTIES`] and at most [`HANDOVER_EMPTIES`]
 /// empties is solved for its result alone — a proven win scores [`WLD_WIN`], a loss its
 /// negation, a draw 0 — once the search reaches within `WLD_GAP` plies of the end: from 23
 /// empties at depth 12, where the exact solve starts at 21 ([`HANDOVER_GAP`]). Only the result
