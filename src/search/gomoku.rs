@@ -72,7 +72,7 @@ const WIDTH: usize = 12;
 /// the later moves of a node near the leaves rarely change its value. In 48 self-play games of
 /// 200 ms turns each: 6 / 8 / 12 against 12 everywhere 29–19, 5 / 7 / 9 against 6 / 8 / 12
 /// 30.5–17.5; 4 / 6 / 8 (and 10 above) against 5 / 7 / 9 lost 17–22 after 39 games.
-const SHALLOW_WIDTH: [usize; 3] = [5, 7, 9];
+pub const SHALLOW_WIDTH: [usize; 3] = [5, 7, 9];
 
 /// Candidate moves kept at a node with `depth` plies left (below the root).
 #[inline]
@@ -676,10 +676,10 @@ fn sides(me: usize) -> (Side, Side) {
 /// (measured against no reductions: 29–15 in 44 games of 200 ms turns, from the fourth move at
 /// three plies; from the third, with `WIDTH` 12: see there; from two plies instead of three,
 /// with [`SHALLOW_WIDTH`]: 28–20 in 48 games). Two plies from [`LMR_TWO`] on.
-const LMR: (usize, i32) = (2, 2);
+pub const LMR: (usize, i32) = (2, 2);
 /// Reductions of two plies: from the seventh move on, at nodes five or more plies from the
 /// horizon.
-const LMR_TWO: (usize, i32) = (6, 5);
+pub const LMR_TWO: (usize, i32) = (6, 5);
 
 /// One ply more from the fourth move on, at nodes two or more plies from the horizon, for a
 /// quiet move: one whose cell makes at most a two ([`pattern::cell_class`] up to
@@ -687,8 +687,9 @@ const LMR_TWO: (usize, i32) = (6, 5);
 /// plies against the fifth at three, 200 ms turns: self-play 52/96 and 29.5/48 = 81.5/144 (56.6%);
 /// Rapfi classical strength 60, runs alternated in one session, 41.5/144 (28.8%) against
 /// 48.5/192 (25.3%).
-const LMR_QUIET: (usize, i32) = (3, 2);
-const QUIET_CLASS: u8 = 1;
+pub const LMR_QUIET: (usize, i32) = (3, 2);
+/// The highest cell class of a quiet move (see [`LMR_QUIET`]).
+pub const QUIET_CLASS: u8 = 1;
 
 /// Static futility pruning ([`Board::futility_margin`]): a null-window node this many plies or
 /// fewer from the horizon whose static evaluation clears beta by [`FUTILITY`] per ply (1000 is one
@@ -697,8 +698,9 @@ const QUIET_CLASS: u8 = 1;
 /// five plies, 130 a ply, against four and 200 52/96 (54.2%), against none 50.5/96 (52.6%).
 /// Razoring on top (three plies, 300 a ply: eval + margin below alpha returns the evaluation)
 /// 51/96 against four and 200, not kept.
-const FUTILITY_DEPTH: i32 = 5;
-const FUTILITY: i32 = 130;
+pub const FUTILITY_DEPTH: i32 = 5;
+/// See [`FUTILITY_DEPTH`].
+pub const FUTILITY: i32 = 130;
 
 // Tried and not kept (200 ms turns, against this engine unless said): null-move pruning where no
 // threat must be answered (a pass searched 2 + depth/4 plies shallower, from three plies from the

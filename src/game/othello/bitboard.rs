@@ -7,7 +7,8 @@
 //! index = row * 8 + col). [`flips`] and [`moves`] come in vector versions (AVX2, AVX-512) chosen
 //! when the build targets a CPU that has them (`.cargo/config.toml`), and portable versions
 //! ([`flips_scalar`], [`moves_scalar`]) otherwise; the unit tests below check every version
-//! against a square-by-square walk ([`super::reference::flips_slow`]) on random positions.
+//! against a square-by-square walk (`reference::flips_slow` in `crate::game::othello`) on
+//! random positions.
 
 use std::sync::LazyLock;
 

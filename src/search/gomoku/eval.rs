@@ -170,12 +170,12 @@ pub type Weights = [i32; FEATURES];
 /// Move-order weights, one per order feature (units of a hundredth of a logit).
 pub type OrderWeights = [i32; ORDER_FEATURES];
 
-/// Parse an evaluation weights file (see [`parse_named`]).
+/// Parse an evaluation weights file (see `parse_named`).
 pub fn parse_weights(text: &str) -> Result<Weights, String> {
     parse_named(text, &feature_names())
 }
 
-/// Parse a move-order weights file (see [`parse_named`]).
+/// Parse a move-order weights file (see `parse_named`).
 pub fn parse_order_weights(text: &str) -> Result<OrderWeights, String> {
     parse_named(text, &order_feature_names())
 }
