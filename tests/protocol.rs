@@ -97,7 +97,6 @@ fn nboard_interactive_session() {
     assert!(p.wait_exit(Duration::from_secs(5)), "quit ends the engine");
 }
 
-/// A reply `x,y` that is free in `game`; plays it there.
 /// FFO #40 (20 empties, black to move) from the built-in suite, and its exact score.
 fn ffo40() -> (Othello, i32) {
     let text = std::fs::read_to_string("assets/ffo40-49.txt").expect("ffo data");
@@ -134,6 +133,7 @@ fn nboard_solves_the_root_for_the_result_unless_asked_for_the_exact_score() {
     );
 }
 
+/// A reply `x,y` that is free in `game`; plays it there.
 fn play_reply(game: &mut Gomoku, line: &str) {
     let mv = parse_piskvork(game.size(), line).unwrap_or_else(|e| panic!("{line}: {e}"));
     game.try_play(mv).unwrap_or_else(|e| panic!("{line}: {e}"));

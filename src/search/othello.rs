@@ -968,7 +968,6 @@ mod tests {
         out
     }
 
-    /// The win/loss/draw score of an exact disc score.
     /// A searcher on a fresh 16 MiB table, or on `table`, with win/loss/draw solves on.
     fn result_searcher(table: Option<Arc<Table>>) -> Searcher<Othello> {
         let table = table.unwrap_or_else(|| Arc::new(Table::new(16, Policy::TwoTier, 64)));
@@ -977,6 +976,7 @@ mod tests {
         searcher
     }
 
+    /// The win/loss/draw score of an exact disc score.
     fn result_of(discs: i32) -> i32 {
         WLD_WIN * discs.signum()
     }
@@ -988,6 +988,13 @@ mod tests {
             .solve(p, o, &AtomicBool::new(false), &SolveLimits::default())
             .expect("an exact solve")
             .score
+    }
+
+    /// The result (1 win, 0 draw, -1 loss) of playing `mv` in `g`, for the side that plays it.
+    fn result_after(solver: &mut Solver, g: &Othello, mv: Move) -> i32 {
+        let mut child = g.clone();
+        child.play(mv);
+        -exact_score(solver, &child).signum()
     }
 
     #[test]
@@ -1063,13 +1070,12 @@ mod tests {
             let stats = result_searcher(None).search(&g, &Limits::depth(8), &stop, &mut |_| {});
             let best = stats.best.expect("a move");
             g.legal_moves(&mut v);
-            let mut exact_after = |mv| {
-                let mut child = g.clone();
-                child.play(mv);
-                -exact_score(&mut solver, &child)
-            };
-            let best_result = v.iter().map(|&mv| exact_after(mv).signum()).max();
-            assert_eq!(Some(exact_after(best).signum()), best_result, "{best:?}");
+            let best_result = v.iter().map(|&mv| result_after(&mut solver, &g, mv)).max();
+            assert_eq!(
+                Some(result_after(&mut solver, &g, best)),
+                best_result,
+                "{best:?}"
+            );
             assert_eq!(stats.raw_score, result_of(best_result.unwrap_or(0)));
         }
     }
@@ -1113,14 +1119,7 @@ mod tests {
             // solved for its result all the same.
             let stats =
                 result_searcher(Some(table)).search(&g, &Limits::depth(8), &stop, &mut |_| {});
-            let best_result = v
-                .iter()
-                .map(|&mv| {
-                    let mut child = g.clone();
-                    child.play(mv);
-                    -exact_score(&mut solver, &child).signum()
-                })
-                .max();
+            let best_result = v.iter().map(|&mv| result_after(&mut solver, &g, mv)).max();
             assert_eq!(stats.raw_score, result_of(best_result.unwrap_or(0)));
         }
     }
