@@ -719,31 +719,32 @@ pub const FUTILITY: i32 = 130;
 // quiet moves in them: the threat solver (fours and threes only) finds none of them within 5
 // s, the alpha-beta search some within 0.4 to 2 s.
 //
-// Session 38, the same engine against Rapfi classical at 200 ms a turn: strength 60 20-28 in 48
-// games (41.7%), full strength 3-21 in 24 (12.5%). Full-strength Rapfi (300 ms a position) read
-// the 28 lost games: in 21 it found our first decisive mistake, and 16 of those were a move from a
-// position it did not yet call lost (or a missed proven win of ours). Of the 12 collapses among
-// them, 9 are positions where the opponent, given a pass, has a threat win that the root analysis
-// ([`hooks`](super::threats::hooks)) finds (7 to 29 plies, 39 to 3,158 threat nodes); in 8 it
-// rules out half or more of the replies it tests (49 of 61, 74 of 87, …; in the ninth its time ran
-// out after 14, none losing), and the reply the search then picks among the rest loses to a longer attack that Rapfi proves in 21 to 27 plies, quiet moves among them
-// (it reaches depth 18-22 in 150 ms on 137k nodes, we depth 10-11 on 75-100k). The engine avoids
-// 4 of the 16 mistakes at 200 ms and 6 at 1 s. More for the reply tests (30-40% of the turn, node
-// floors of 3,000-10,000, two or four more threes than the threat's own) still avoided 3-4; as the
-// attacker after our mistake (31 positions with a Rapfi-proven win) the engine proves 4-5 at 200
-// ms and 9 of 17 at 2 s. Measured on those 31 at 200 ms, none clearly above that noise: LMR of
-// k·ln(depth)·ln(move) plies for k 0.8, 1.0 (with width 20) and 1.2 (width 24) 6, 6, 4; a quiet
-// reduction of two or three plies 5-9; the leaf VCF 4; move-count pruning only once a move scores
-// above a proven loss (candidates up to 30) 4; a ply more at nodes of at most two, four or six moves
-// 5, 5 and 3, and at four with k 1.0-1.2 and quiet two 7-10. Against strength 60 (48 games each) k
-// 0.8 with width 16 scored 34.4% and the four-move extension with k 1.2 and quiet two 35.4%, where
-// this engine scored 41.7%. Narrower caps near the horizon prove more of the 31 wins (widths 1, 2,
-// 3 at one to three plies from it, 5 to six plies, 8 above: 17; 2, 3, 4, 6, 10: 11) but only by
-// leaving the defender's other moves out, so the proofs are unsound: 16.7% against strength 60.
-// Capping moves only once one scores above a proven loss (up to 24 generated) found 4 and scored
-// 35.4% against strength 60. Keeping the baseline's cell values only for the baseline (the engine
-// needs a few forced defences' values) left the node time unchanged (selfplay at depth 8, 19.56M
-// nodes in 22.6-23.4 s either way).
+// Session 38, the same engine against Rapfi classical at 200 ms a turn: strength 60 43.5/96 (45.3%;
+// its 24-game cycles 41.7, 41.7, 52.1 and 45.8%), full strength 5/48 (10.4%). Full-strength Rapfi
+// (300 ms a position) read the 28 games lost in the first 48: in 21 it found our first decisive
+// mistake, and 16 of those were a move from a position it did not yet call lost (or a missed proven
+// win of ours). Of the 12 collapses among them, 9 are positions where the opponent, given a pass,
+// has a threat win that the root analysis ([`hooks`](super::threats::hooks)) finds (7 to 29 plies,
+// 39 to 3,158 threat nodes); in 8 it rules out half or more of the replies it tests (49 of 61, 74
+// of 87, …; in the ninth its time ran out after 14, none losing), and the reply the search then
+// picks among the rest loses to a longer attack that Rapfi proves in 21 to 27 plies, quiet moves
+// among them (it reaches depth 18-22 in 150 ms on 137k nodes, we depth 10-11 on 75-100k). The
+// engine avoids 4 of the 16 mistakes at 200 ms and 6 at 1 s. More for the reply tests (30-40% of
+// the turn, node floors of 3,000-10,000, two or four more threes than the threat's own) still
+// avoided 3-4. As the attacker after our mistake (31 positions with a Rapfi-proven win) the engine
+// proves 4-5 at 200 ms and 9 of 17 at 2 s. Measured on those 31 at 200 ms, none clearly above that
+// noise: LMR of k·ln(depth)·ln(move) plies for k 0.8, 1.0 (with width 20) and 1.2 (width 24) 6, 6,
+// 4; a quiet reduction of two or three plies 5-9; the leaf VCF 4; a ply more at nodes of at most
+// two, four or six moves 5, 5 and 3, and at four with k 1.0-1.2 and quiet two 7-10. Narrower caps
+// near the horizon prove more of them (widths 1, 2, 3 at one to three plies from it, 5 to six
+// plies, 8 above: 17; 2, 3, 4, 6, 10: 11), but only by leaving the defender's other moves out:
+// their proofs are unsound. Against strength 60, 48 games each, where this engine scored 45.3%: k
+// 0.8 with width 16 34.4%; the four-move extension with k 1.2 and quiet two 35.4%; the narrow caps
+// 1, 2, 3, 5, 8 16.7%; capping moves only once one scores above a proven loss (up to 24 generated;
+// 4 of the 31 wins) 35.4%; a policy reduction (a ply more per 2.00 logits of move order below the
+// node's best, at most two, on top of [`LMR_QUIET`]) 36.5%. Keeping the baseline's cell values only
+// for the baseline (the engine needs a few forced defences' values) left the node time unchanged
+// (selfplay at depth 8, 19.56M nodes in 22.6-23.4 s either way).
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
