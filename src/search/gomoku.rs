@@ -743,10 +743,11 @@ pub const FUTILITY: i32 = 130;
 // 1, 2, 3, 5, 8 16.7%; capping moves only once one scores above a proven loss (up to 24 generated;
 // 4 of the 31 wins) 35.4%; a policy reduction (a ply more per 2.00 logits of move order below the
 // node's best, at most two, on top of [`LMR_QUIET`]) 36.5%. Wider caps scored 47.9% (6, 8, 10 near
-// the horizon, 14 above) and 35.4% (8, 10, 12, 16): single 48-game runs of one engine against
-// strength 60 range over 35-52%, so none of these separates from this engine. Keeping the
-// baseline's cell values only for the baseline (the engine needs a few forced defences' values)
-// left the node time unchanged (selfplay at depth 8, 19.56M nodes in 22.6-23.4 s either way).
+// the horizon, 14 above) and 35.4% (8, 10, 12, 16): this engine's own two 48-game runs read 41.7%
+// and 49.0% (one standard error of 48 games is about 7 points), so none of these separates from it.
+// Keeping the baseline's cell values only for the baseline (the engine needs a few forced defences'
+// values) left the node time unchanged (selfplay at depth 8, 19.56M nodes in 22.6-23.4 s either
+// way).
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
