@@ -89,7 +89,7 @@ fn child_evaluation(
     o: u64,
     sq: usize,
     empties: u32,
-    view: &mut [u32; eval::N_FEATURES],
+    view: &mut eval::View,
 ) -> i32 {
     let f = flips(sq, p, o);
     let (np, no) = (p | f | (1 << sq), o ^ f);
@@ -635,7 +635,7 @@ impl Board for OthelloBoard {
             // Order by the evaluation of the position each move leads to.
             let (w, side) = (*w, self.side);
             let n = (p | o).count_zeros() - 1;
-            let mut view = [0u32; eval::N_FEATURES];
+            let mut view = [0u32; eval::N_LANES];
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -709,7 +709,7 @@ impl Board for OthelloBoard {
             n += 1;
         }
         order[..n].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-        let mut view = [0u32; eval::N_FEATURES];
+        let mut view = [0u32; eval::N_LANES];
         let mut best = (-super::INF, Move::NONE);
         for &(_, sq) in &order[..n] {
             let sq = sq as usize;
