@@ -701,18 +701,21 @@ impl Board for OthelloBoard {
         let (w, ind) = self.pattern.as_ref()?;
         let (p, o, side) = (self.p, self.o, self.side);
         let empties = (p | o).count_zeros() - 1;
-        let mut order = [(0i32, 0u8); 64];
-        let mut n = 0;
-        for s in list {
-            let sq = s.mv.cell()?;
-            order[n] = (s.score, sq as u8);
-            n += 1;
+        // Each move's ordering score with its place in the list below it (the first of equal
+        // scores is the biggest key): taking the biggest key left gives the order of a stable
+        // sort, without sorting the moves a cutoff leaves untried.
+        let mut keys = [i64::MIN; 64];
+        let n = list.len().min(64);
+        for (i, (k, s)) in keys.iter_mut().zip(list).enumerate() {
+            *k = (i64::from(s.score) << 8) | (255 - i) as i64;
         }
-        order[..n].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         let mut view = [0u32; eval::N_LANES];
         let mut best = (-super::INF, Move::NONE);
-        for &(_, sq) in &order[..n] {
-            let sq = sq as usize;
+        for _ in 0..n {
+            let key = keys[..n].iter().copied().max().unwrap_or(i64::MIN);
+            let i = 255 - (key & 255) as usize;
+            keys[i] = i64::MIN;
+            let sq = list[i].mv.cell()?;
             let child = child_evaluation(w, ind, side, p, o, sq, empties, &mut view);
             *nodes += 1;
             let v = -child;
