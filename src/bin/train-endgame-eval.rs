@@ -463,9 +463,11 @@ fn write_bands(tops: &[u8], bands: &[Vec<f32>], out: &str) {
     eprintln!("wrote {out} ({} bands)", tops.len());
 }
 
+/// Weights in 1/64 disc, within ±125 discs: the engine sums up to four of them in 16 bits
+/// (`Weights`' folded tables); the shipped ones stay within 17 discs.
 fn to_i16(w: &[f32]) -> Vec<i16> {
     w.iter()
-        .map(|&x| (x * SCALE as f32).round().clamp(-32000.0, 32000.0) as i16)
+        .map(|&x| (x * SCALE as f32).round().clamp(-8000.0, 8000.0) as i16)
         .collect()
 }
 

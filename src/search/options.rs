@@ -51,7 +51,11 @@ impl Default for SearchOptions {
 /// measured at equal time (Othello selfplay, 40 XOT games, 50 ms a move): against Multi-ProbCut
 /// off 33-7 (+9.75 discs a game); against `150,10` and `60,5` 18-18-4 each, so the cheaper
 /// fixed-depth searches decided (depth 12 against NTest, 40 games: `100,5` 52.5% in 18.7 s of
-/// thinking, `150,10` 35% in 61 s).
+/// thinking, `150,10` 35% in 61 s). Checked again at equal time against NTest at depth 16 with
+/// `nboard --move-ms 64` and no depth cap on ours (`set depth 60`), the four 40-game XOT sets
+/// (the shipped order, `--shuffle --seed 7`, `11`, `13`), beside another match: `100,5` 41.2 /
+/// 36.3 / 28.7 / 40.0%, so 36.6%; `150,5` 23.8 / 31.2 / 18.8 / 30.0%, so 26.0%; `70,5` 36.3 /
+/// 26.2 / 25.0 / 40.0%, so 31.9%, each thinking 59–63 s against NTest's 60–90 s.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProbCutConfidence {
     /// `t` at depth 0, in hundredths of a standard deviation.

@@ -13,7 +13,7 @@ use super::tree::{Candidate, SHALLOW, Tree};
 use crate::game::othello::bitboard::{
     final_score, flips, moves, potential_moves, weighted_mobility,
 };
-use crate::search::othello::eval::{Indices, N_FEATURES};
+use crate::search::othello::eval::{Indices, N_LANES};
 
 impl Tree<'_> {
     /// Iterative deepening to `max_depth` plies; returns the last score in centi-discs.
@@ -160,7 +160,7 @@ impl Tree<'_> {
         if !self.enter_node() {
             return 0;
         }
-        let mut view = [0u32; N_FEATURES];
+        let mut view = [0u32; N_LANES];
         let cm = moves(cp, co);
         if cm != 0 {
             if self.ev.weights.is_none() {

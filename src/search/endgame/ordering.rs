@@ -8,7 +8,7 @@
 //! way. It counts its own nodes ([`Evaluator::nodes`]); the tree adds them to its own.
 
 use crate::game::othello::bitboard::{final_score, flips, moves};
-use crate::search::othello::eval::{self, Indices, N_FEATURES, Weights};
+use crate::search::othello::eval::{self, Indices, N_LANES, View, Weights};
 
 /// The pattern indices of the last node with some number of empties that ordered its moves by
 /// the evaluation: its discs, which view of `ind` is its side to move's, and the indices.
@@ -113,13 +113,13 @@ impl Evaluator<'_> {
     /// [`Evaluator::evaluate`] with the side to move's pattern indices already known (`view`; read
     /// only with the trained patterns).
     #[inline]
-    pub fn evaluate_view(&self, view: &[u32; N_FEATURES], p: u64, o: u64) -> i32 {
+    pub fn evaluate_view(&self, view: &View, p: u64, o: u64) -> i32 {
         self.evaluate_known(view, p, o, moves(p, o))
     }
 
     /// [`Evaluator::evaluate_view`] with the side to move's moves `mv` already known.
     #[inline(always)]
-    pub fn evaluate_known(&self, view: &[u32; N_FEATURES], p: u64, o: u64, mv: u64) -> i32 {
+    pub fn evaluate_known(&self, view: &View, p: u64, o: u64, mv: u64) -> i32 {
         match self.weights {
             Some(w) => {
                 let mobility = (mv.count_ones() as i32, moves(o, p).count_ones() as i32);
@@ -167,7 +167,7 @@ impl Evaluator<'_> {
         let slot = &self.slots[n as usize];
         let side = slot.side;
         if depth == 0 {
-            let mut view = [0u32; N_FEATURES];
+            let mut view = [0u32; N_LANES];
             slot.ind.view_after(side, x, f, side ^ 1, &mut view);
             return -self.evaluate_known(&view, cp, co, cm);
         }
@@ -204,7 +204,7 @@ impl Evaluator<'_> {
         let mut best = -100_000;
         let mut alpha = alpha;
         let mut m = mv;
-        let mut view = [0u32; N_FEATURES];
+        let mut view = [0u32; N_LANES];
         while m != 0 {
             let x = m.trailing_zeros() as usize;
             m &= m - 1;
