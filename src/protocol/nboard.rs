@@ -99,7 +99,8 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// 63–70 s; with it and the last ply's lazy order 41.2 / 36.3 / 28.7 / 40.0 / 25.0 / 33.8%, so
 /// 34.2% (one standard error of the difference is about 4 points), 59–62 s against 59–80 s.
 /// Capped (both at 16), the same build scored 29.4% over those six sets (32.5 / 27.5 / 23.8 /
-/// 32.5 / 22.5 / 37.5%). Uncapped, where the moves from 44 to 30 empties use their share,
+/// 32.5 / 22.5 / 37.5%, 42–45 s against 58–79 s), the build before 25.0% (28.7 / 23.8 / 28.7 /
+/// 23.8 / 33.8 / 11.3%, 46–50 s against 67–78 s). Uncapped, where the moves from 44 to 30 empties use their share,
 /// 200% there and 250% from 29 to 22 scored 33.8% on the six sets (40.0 / 31.2 / 33.8 / 33.8 /
 /// 30.0 / 33.8%), thinking 65–66 s against NTest's 58–72 s: not kept. Searching the capped
 /// last iteration at the fixed-depth confidence ([`FIXED_DEPTH_PROBCUT`]) when at most a fifth
