@@ -90,22 +90,22 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// Earlier, at `--move-ms 90` (80 XOT games): an even budget scored about 20%; 300% from 22 to
 /// 29 empties 30–36%; 400% there 29.4%; 250% from 22 to 33 25.6%.
 ///
-/// The figures above had the referee's `set depth 16` on both engines, and that depth caps
-/// ours: it ends about half our searches from 44 to 30 empties and nearly all at 26 to 28 before
-/// their time is up, so xorboard thinks only 42–46 s of a match against NTest's 58–79 s. With
-/// our depth uncapped (`othello_match.py --depth-a 16 --depth-b 60`) both think about as long,
-/// and on the four sets above and seeds 17, 19: the build before the folded evaluation
-/// ([`eval`]) 31.2 / 23.8 / 22.5 / 33.8 / 35.0 / 28.7%, so 29.2%, 59–61 s against NTest's
-/// 63–70 s; with it and the last ply's lazy order 41.2 / 36.3 / 28.7 / 40.0 / 25.0 / 33.8%, so
-/// 34.2% (one standard error of the difference is about 4 points), 59–62 s against 59–80 s.
-/// Capped (both at 16), the same build scored 29.4% over those six sets (32.5 / 27.5 / 23.8 /
-/// 32.5 / 22.5 / 37.5%, 42–45 s against 58–79 s), the build before 25.0% (28.7 / 23.8 / 28.7 /
-/// 23.8 / 33.8 / 11.3%, 46–50 s against 67–78 s). Uncapped, where the moves from 44 to 30 empties use their share,
-/// 200% there and 250% from 29 to 22 scored 33.8% on the six sets (40.0 / 31.2 / 33.8 / 33.8 /
-/// 30.0 / 33.8%), thinking 65–66 s against NTest's 58–72 s: not kept. Searching the capped
-/// last iteration at the fixed-depth confidence ([`FIXED_DEPTH_PROBCUT`]) when at most a fifth
-/// of the budget had gone before it, to spend the time the cap leaves, was measured and not
-/// kept: 30.6% over the six sets (31.2 / 31.2 / 32.5 / 33.8 / 22.5 / 32.5%), thinking 53–56 s.
+/// The figures above had the referee's `set depth 16` on both engines, and that depth caps ours: it
+/// ends about half our searches from 44 to 30 empties and nearly all at 26 to 28 before their time
+/// is up, so xorboard thinks only 42–46 s of a match against NTest's 58–79 s. With our depth
+/// uncapped (`othello_match.py --depth-a 16 --depth-b 60`) both think about as long, and on the
+/// four sets above and seeds 17, 19: the build before the folded evaluation ([`eval`]) 31.2 / 23.8
+/// / 22.5 / 33.8 / 35.0 / 28.7%, so 29.2%, 59–61 s against NTest's 63–70 s; with it and the last
+/// ply's lazy order 41.2 / 36.3 / 28.7 / 40.0 / 25.0 / 33.8%, so 34.2% (one standard error of the
+/// difference is about 4 points), 59–62 s against 59–80 s. Capped (both at 16), the same build
+/// scored 29.4% over those six sets (32.5 / 27.5 / 23.8 / 32.5 / 22.5 / 37.5%, 42–45 s against
+/// 58–79 s), the build before 25.0% (28.7 / 23.8 / 28.7 / 23.8 / 33.8 / 11.3%, 46–50 s against
+/// 67–78 s). Uncapped, where the moves from 44 to 30 empties use their share, 200% there and 250%
+/// from 29 to 22 scored 33.8% on the six sets (40.0 / 31.2 / 33.8 / 33.8 / 30.0 / 33.8%), thinking
+/// 65–66 s against NTest's 58–72 s: not kept. Searching the capped last iteration at the
+/// fixed-depth confidence ([`FIXED_DEPTH_PROBCUT`]) when at most a fifth of the budget had gone
+/// before it, to spend the time the cap leaves, was measured and not kept: 30.6% over the six sets
+/// (31.2 / 31.2 / 32.5 / 33.8 / 22.5 / 32.5%), thinking 53–56 s.
 ///
 /// [`eval`]: crate::search::othello::eval
 pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =

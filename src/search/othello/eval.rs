@@ -254,28 +254,23 @@ fn add_row<const L: usize>(t: &Tables<L>, idx: &mut [u32; L], q: usize, times: u
     }
 }
 
-/// The kept instances' indices of a position for the side to move `p` (see [`N_KEPT`]).
+/// The indices in `t`'s instances of a position for the side to move `p` (shape offsets
+/// included): every instance ([`indices`]) or the kept ones ([`N_KEPT`]).
 #[inline]
-fn kept_indices(p: u64, o: u64, idx: &mut View) {
-    *idx = KEPT.offsets;
+fn indices_in<const L: usize>(t: &Tables<L>, p: u64, o: u64, idx: &mut [u32; L]) {
+    *idx = t.offsets;
     let mut b = p | o;
     while b != 0 {
         let q = b.trailing_zeros() as usize;
         b &= b - 1;
-        add_row(&KEPT, idx, q, 1 + ((o >> q) & 1) as u32);
+        add_row(t, idx, q, 1 + ((o >> q) & 1) as u32);
     }
 }
 
 /// The table indices of a position for the side to move `p` (shape offsets included).
 #[inline]
 pub fn indices(p: u64, o: u64, idx: &mut [u32; N_FEATURES]) {
-    *idx = TABLES.offsets;
-    let mut b = p | o;
-    while b != 0 {
-        let q = b.trailing_zeros() as usize;
-        b &= b - 1;
-        add_row(&TABLES, idx, q, 1 + ((o >> q) & 1) as u32);
-    }
+    indices_in(&TABLES, p, o, idx);
 }
 
 /// The feature indices of a position: one table index per (shape, symmetry), within the band
@@ -294,8 +289,8 @@ pub fn features(p: u64, o: u64, out: &mut [usize; N_FEATURES]) -> [i32; N_EXTRA]
 }
 
 /// Pattern indices kept move by move: for every kept instance ([`N_KEPT`]), its index as black
-/// to move sees it (black digit 1, white 2) and as white to move sees it. A move changes only the instances
-/// through the placed and flipped squares.
+/// to move sees it (black digit 1, white 2) and as white to move sees it. A move changes only
+/// the instances through the placed and flipped squares.
 ///
 /// "Black" and "white" are just the two views: the endgame solver calls the root's mover
 /// side 0 and tracks which view belongs to the side to move.
@@ -320,8 +315,8 @@ impl Indices {
     /// The indices of a position given by its black and white discs.
     pub fn new(black: u64, white: u64) -> Indices {
         let mut v = [[0u32; N_LANES]; 2];
-        kept_indices(black, white, &mut v[0]);
-        kept_indices(white, black, &mut v[1]);
+        indices_in(&KEPT, black, white, &mut v[0]);
+        indices_in(&KEPT, white, black, &mut v[1]);
         Indices { v }
     }
 
@@ -505,7 +500,7 @@ impl Weights {
     /// Score in 1/64 disc for the side to move.
     pub fn eval(&self, p: u64, o: u64) -> i32 {
         let mut idx = [0u32; N_LANES];
-        kept_indices(p, o, &mut idx);
+        indices_in(&KEPT, p, o, &mut idx);
         let mobility = (
             crate::game::othello::bitboard::moves(p, o).count_ones() as i32,
             crate::game::othello::bitboard::moves(o, p).count_ones() as i32,
