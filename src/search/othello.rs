@@ -24,6 +24,15 @@
 //! left, 22.78M nodes but 3.72 s; from 8 plies, 22.68M nodes, 3.48 s. Ordering by the
 //! evaluation from 4 plies left ([`ORDER_EVAL_DEPTH`]) 23.03M nodes, from 3 23.29M.
 //!
+//! Late move reductions ([`Board::late_move_reduction`]; the board keeps the default, none) were
+//! measured and not kept: a ply less for the fourth move on at nodes with four or more plies left
+//! (never a node searched to the end) halves the tree at depth 14 on those 60 positions (12.87M
+//! nodes for 23.26M), but against NTest at depth 16 with `--move-ms 64` (uncapped, the six
+//! 40-game XOT sets of `BUDGET_SHARES` in `protocol::nboard`) it scored 27.9% (31.2 / 26.2 /
+//! 31.2 / 27.5 / 21.3 / 30.0%) where the same build without them, side by side, scored 33.5%
+//! (28.7 / 27.5 / 35.0 / 42.5 / 30.0 / 37.5%): the depth it buys is worth less than the moves it
+//! misreads.
+//!
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
