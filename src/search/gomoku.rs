@@ -748,6 +748,10 @@ pub const FUTILITY: i32 = 130;
 // Keeping the baseline's cell values only for the baseline (the engine needs a few forced defences'
 // values) left the node time unchanged (selfplay at depth 8, 19.56M nodes in 22.6-23.4 s either
 // way).
+//
+// Session 39, the same engine and opponent: strength 60 24/48 (50.0%), full strength 8/48 and
+// 8.5/48 (17.2% of 96; its 24-game halves 3, 5, 2 and 6.5). Aspiration windows at the root (±300,
+// one third of a logit, widening as Othello's did) 23.5/48 (49.0%) against strength 60: not kept.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
