@@ -710,18 +710,15 @@ mod tests {
         random_games(|b, wh, _, _| {
             for (p, o) in [(b, wh), (wh, b)] {
                 for w in [w, &spread] {
-                    let mut idx = [0u32; N_FEATURES];
-                    indices(p, o, &mut idx);
+                    // the trainer's view: every instance's index and the extra features
+                    let mut idx = [0usize; N_FEATURES];
+                    let extra = features(p, o, &mut idx);
                     let band = w.band_weights(w.band(64 - (p | o).count_ones()));
-                    let mobility = (
-                        crate::game::othello::bitboard::moves(p, o).count_ones() as i32,
-                        crate::game::othello::bitboard::moves(o, p).count_ones() as i32,
-                    );
                     let base = band_len - N_EXTRA;
-                    let every: i32 = idx.iter().map(|&i| band[i as usize] as i32).sum::<i32>()
-                        + band[base] as i32 * mobility.0
-                        + band[base + 1] as i32 * mobility.1
-                        + band[base + 2] as i32;
+                    let every: i32 = idx.iter().map(|&i| band[i] as i32).sum::<i32>()
+                        + (0..N_EXTRA)
+                            .map(|k| band[base + k] as i32 * extra[k])
+                            .sum::<i32>();
                     assert_eq!(w.eval(p, o), every);
                 }
             }
