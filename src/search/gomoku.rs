@@ -752,6 +752,18 @@ pub const FUTILITY: i32 = 130;
 // Session 39, the same engine and opponent: strength 60 24/48 (50.0%), full strength 8/48 and
 // 8.5/48 (17.2% of 96; its 24-game halves 3, 5, 2 and 6.5). Aspiration windows at the root (±300,
 // one third of a logit, widening as Othello's did) 23.5/48 (49.0%) against strength 60: not kept.
+//
+// Session 40, against full strength only (48 games each, 200 ms a turn unless said). This engine:
+// 2/48 (4.2%), so 18.5/144 (12.8%) over three runs in two sessions. More time for xorboard alone
+// (its own `INFO timeout_turn`, Rapfi kept at 200 ms): 400 ms 13.5/48 and 6.5/48 (20/96, 20.8%);
+// 800 ms (531 ms a move on average, four times Rapfi's 127) 9/48 (18.8%): even four times the think
+// time does not reach 25%, so the gap is what the engine knows, not how fast it searches. Not kept,
+// none apart from the others: candidates also three cells out along each line from a stone (not
+// only within two) 5.5/48; the root VCT with five threes instead of three 6/48, with an eighth of
+// the turn instead of a quarter 6.5/48; the leaf VCF on 3/48; a ply less for every move at
+// null-window nodes whose evaluation clears beta by 30 a ply (Rapfi's fail-high reduction) 6.5/48;
+// a ply less at nodes four or more plies from the horizon without a table move (internal iterative
+// reduction) 6/48.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
