@@ -754,16 +754,33 @@ pub const FUTILITY: i32 = 130;
 // one third of a logit, widening as Othello's did) 23.5/48 (49.0%) against strength 60: not kept.
 //
 // Session 40, against full strength only (48 games each, 200 ms a turn unless said). This engine:
-// 2/48 (4.2%), so 18.5/144 (12.8%) over three runs in two sessions. More time for xorboard alone
-// (its own `INFO timeout_turn`, Rapfi kept at 200 ms): 400 ms 13.5/48 and 6.5/48 (20/96, 20.8%);
-// 800 ms (531 ms a move on average, four times Rapfi's 127) 9/48 (18.8%): even four times the think
-// time does not reach 25%, so the gap is what the engine knows, not how fast it searches. Not kept,
-// none apart from the others: candidates also three cells out along each line from a stone (not
-// only within two) 5.5/48; the root VCT with five threes instead of three 6/48, with an eighth of
-// the turn instead of a quarter 6.5/48; the leaf VCF on 3/48; a ply less for every move at
-// null-window nodes whose evaluation clears beta by 30 a ply (Rapfi's fail-high reduction) 6.5/48;
-// a ply less at nodes four or more plies from the horizon without a table move (internal iterative
-// reduction) 6/48.
+// 2/48, 7/48 and 7.5/48 (16.5/144, 11.5%; with last session's 16.5/96, 33/240 = 13.8%). More time
+// for xorboard alone (its own `INFO timeout_turn`, Rapfi kept at 200 ms): 400 ms 13.5/48 and 6.5/48
+// (20/96, 20.8%); 800 ms (531 ms a move on average, four times Rapfi's 127) 9/48 (18.8%): even four
+// times the think time does not reach 25%, so the gap is what the engine knows, not how fast it
+// searches. Not kept, none apart from this engine: candidates also three cells out along each line
+// from a stone (not only within two) 5.5/48; the root VCT with five threes instead of three 6/48,
+// with an eighth of the turn instead of a quarter 6.5/48; the leaf VCF on 3/48; a ply less for
+// every move at null-window nodes whose evaluation clears beta by 30 a ply (Rapfi's fail-high
+// reduction) 6.5/48; a ply less at nodes four or more plies from the horizon without a table move
+// (internal iterative reduction) 6/48; the width caps applied in the picker's order (the table move
+// and killers kept even where the pattern order puts them past the cap) 4/48; the evaluation scaled
+// by 1.33 6/48 and by 0.75 14/48 then 9.5/48, but [`FUTILITY`] 175 a ply (the same margin in
+// evaluation units) 16/144 (11.1%) in runs alternated with this engine's 16.5/144, and 220 8/48: so
+// the 0.75 runs' 24.5% was chance, as the first 400 ms run's 28.1% was. One standard error of a
+// 48-game score near 13% is 5 points.
+//
+// Which moves the tree considers: in 336 games of this session and the last (6,591 Rapfi moves in
+// positions our pattern order applies to, 81 candidates on average), Rapfi's move was first in our
+// order 32.3% of the time, within the first 5, 9 and 12 (the caps near the horizon and above) 66%,
+// 78% and 85%, and beyond the 12th 14.8%; our own 200 ms choices rank the same (27.6% first, 15.2%
+// beyond 12). Most of those beyond 12 are threes or closed threes of one side (classes 4-6), not
+// quiet moves, in positions with many such cells; a bonus for cells near the last two moves brings
+// them to 12-13%, and keeping every cell of class 5 or more besides the first 12 would cover 90.7%
+// at about 15 more candidates a node. So at one ply below the root the search leaves Rapfi's reply
+// out about once in seven nodes and near the horizon about once in three, which points at the
+// pattern order rather than the depth (measured with a throwaway replay of the referee's game
+// records).
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
