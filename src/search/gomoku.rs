@@ -776,12 +776,13 @@ pub const FUTILITY: i32 = 130;
 // 78% and 85%, and beyond the 12th 14.8%; our own 200 ms choices rank the same (27.6% first, 15.2%
 // beyond 12). Most of those beyond 12 are threes or closed threes of one side (classes 4-6), not
 // quiet moves, in positions with many such cells; a bonus for cells near the last two moves brings
-// them to 12-13%, and keeping every cell of class 5 or more besides the first 12 would cover 90.7%
-// at about 15 more candidates a node. So at one ply below the root the search leaves Rapfi's reply
-// out about once in seven nodes and near the horizon about once in three (measured with a throwaway
-// replay of the referee's game records). Searched that way (every cell of class 5 or more kept past
-// the caps, up to twice the cap), the engine scored 4/48 and 2.5/48: the extra moves cost more
-// depth than they bring, so what this points at is a better order, not more width.
+// them to 12-13%, ordering by the fitted evaluation after the move to 18.3% (worse), and keeping
+// every cell of class 5 or more besides the first 12 would cover 90.7% at about 15 more candidates
+// a node. So at one ply below the root the search leaves Rapfi's reply out about once in seven
+// nodes and near the horizon about once in three (measured with a throwaway replay of the referee's
+// game records). Searched that way (every cell of class 5 or more kept past the caps, up to twice
+// the cap), the engine scored 4/48 and 2.5/48: the extra moves cost more depth than they bring, so
+// what this points at is a better order, not more width.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
