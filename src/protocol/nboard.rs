@@ -107,12 +107,12 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// before it, to spend the time the cap leaves, was measured and not kept: 30.6% over the six sets
 /// (31.2 / 31.2 / 32.5 / 33.8 / 22.5 / 32.5%), thinking 53–56 s.
 ///
-/// Where those uncapped games are decided: solved exactly at 26, 22 and 18 empties, 53 of them
-/// (the shipped set's 40 and seed 7's first 13) never change their result after 26 empties (the
-/// mean exact score for xorboard falls from −1.55 discs at 26 empties to −3.66 at the end, but no
-/// win, draw or loss turns over), so the lost games are lost in the midgame. Per move (one 40-game set, seed 23),
-/// NTest thinks 67–101 ms from 52 to 44 empties, about 70 from 43 to 28 and 150–170 from 27 to
-/// 20 (its selective solves), xorboard 37–49, 91, then 133–178.
+/// Where those uncapped games are decided: solved exactly at 26, 22 and 18 empties, 53 of them (the
+/// shipped set's 40 and seed 7's first 13) never change their result after 26 empties (the mean
+/// exact score for xorboard falls from −1.55 discs at 26 empties to −3.66 at the end, but no win,
+/// draw or loss turns over), so the lost games are lost in the midgame. Per move (one 40-game set,
+/// seed 23), NTest thinks 67–101 ms from 52 to 44 empties, about 70 from 43 to 28 and 150–170 from
+/// 27 to 20 (its selective solves), xorboard 37–49, 91, then 133–178.
 ///
 /// [`eval`]: crate::search::othello::eval
 pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =
