@@ -130,6 +130,26 @@ fn child_evaluation(
 /// them, 2,224,904 in 0.69–0.76 s without.
 pub const ORDER_EVAL_DEPTH: i32 = 5;
 
+/// From this remaining depth on (and below [`ORDER_EVAL_DEPTH`]), the pattern board orders moves
+/// by square values and fastest first (fewest replies for the opponent); below it by square values
+/// alone. At two plies left the square values alone make the first move the cut only 53% of the
+/// time at cut nodes (68-78% at three to eight plies): `nboard --probcut 100,5` on 60 positions
+/// of our games against NTest (44, 38 and 32 empties), nodes and summed think time, three runs
+/// each, from 3 (before) and from 2: depth 14 17.04M nodes in 2.40-2.52 s, 16.27M in 2.36-2.39 s
+/// (first-move cuts at two plies left 57%); depth 12 at `200,5` 22.27M in 3.24-3.31 s, 21.29M in
+/// 3.11-3.18 s; depth 16 97.31M nodes in 14.05 s, 85.37M in 12.64 s. The evaluation of the
+/// children at two plies left cuts first 63% of the time but costs more than it saves (15.38M
+/// nodes, 2.56 s). The fastest-first weights hardly matter there: 20, 80 and 200 a reply, and 0
+/// or 400 a corner reply, 16.07M-16.85M nodes. Where Multi-ProbCut is off (the bench, depth 10)
+/// it costs a little: 4,394,281 bench nodes before, 4,455,560 after. At equal time against NTest
+/// (depth 16 against `nboard --move-ms 64`, the six 40-game XOT sets of
+/// [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES)) 34.4% (66-141-33), thinking 360 s
+/// against 375 s, where the build before scored 34.2% (69-145-26): a few percent of speed is
+/// below what 240 games can show. The baseline board keeps [`BASELINE_FASTEST_FIRST_DEPTH`].
+pub const FASTEST_FIRST_DEPTH: i32 = 2;
+/// [`FASTEST_FIRST_DEPTH`] of the baseline board (the "Engine" issue's ordering, unchanged).
+pub const BASELINE_FASTEST_FIRST_DEPTH: i32 = 3;
+
 /// Negamax alpha-beta of `depth` plies with the pattern evaluation at the leaves (1/64 disc) on
 /// `(p, o)`, `side` to move, its indices kept in `ind`. With `order_from` plies or more left, the
 /// moves are tried best child evaluation first (the trainer's labelling searches); below that in
@@ -668,11 +688,16 @@ impl Board for OthelloBoard {
             }
             return Gen::Moves;
         }
+        let fastest_first_from = if self.pattern.is_some() {
+            FASTEST_FIRST_DEPTH
+        } else {
+            BASELINE_FASTEST_FIRST_DEPTH
+        };
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let mut score = SQUARE[sq];
-            if depth >= 3 {
+            if depth >= fastest_first_from {
                 // Fastest first: leave the opponent few moves.
                 let f = flips(sq, p, o);
                 let np = p | f | (1 << sq);
