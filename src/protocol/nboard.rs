@@ -53,6 +53,11 @@ pub const DEFAULT_DEPTH: u32 = 12;
 ///   49.4% / 41.2% / 31.9%, 40.8% in all (81-125-34); `200,5` 46.2% / 50.6% / 43.8%, 46.9% in
 ///   all (96-111-33), +0.56 / −0.78 discs a game, 250 s against NTest's 97 s (2.6×).
 ///
+/// Later, with [`FASTEST_FIRST_DEPTH`](crate::search::othello::FASTEST_FIRST_DEPTH) at 2, on
+/// twelve 40-game sets (the shipped order and seeds 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43;
+/// two matches side by side): 50.6% on the first six, 45.4% on the others, 48.0% in all
+/// (208-227-45), 359 s against NTest's 125 s (2.87×).
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 200,
