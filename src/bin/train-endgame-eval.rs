@@ -153,7 +153,13 @@
 //! - bands 15-18 and 19-22 each replaced by the mean of itself and the band below (an ensemble of
 //!   two fits, free at run time since the evaluation is linear in its weights): 7.15 and 7.98 on
 //!   the real positions, but at depth 12 against NTest 47.0% of the twelve 40-game sets
-//!   (200-229-51; the shipped weights 48.0%), thinking 367 s against 131 s.
+//!   (200-229-51; the shipped weights 48.0%), thinking 367 s against 131 s;
+//! - bands 0-22 fine-tuned on the set itself (5 passes, each from its shipped band, on the games
+//!   of half the openings: 8,262 labels), measured on the games of the other half: 5.76 / 6.78 /
+//!   7.29 / 7.41 discs against the shipped 6.05 / 7.00 / 7.48 / 8.08 (and the bias of 19-22 gone).
+//!   At depth 12 against NTest, on six 40-game sets of openings in none of these games (seeds 101,
+//!   103, 107, 109, 113, 127): 40.8% (85-129-26), thinking 217 s against 64 s, where the shipped
+//!   weights score 44.8% (93-118-29), 176 s against 67 s. Closer to exact scores is not stronger.
 //!
 //! NTest's 1-ply search misses positions at 20 empties of these games by 4.61 discs (above), and
 //! it is a true 1-ply search (NTest reports 3.6e-5 s for one): its weights, on the same kind of
