@@ -3,6 +3,8 @@
 //! two searches one ply apart and fitted a side-to-move correction per band), and
 //! `selfplay --b-weights` really plays engine B with the other weights.
 
+mod common;
+
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -169,12 +171,8 @@ fn selfplay_b_weights_plays_engine_b_with_the_file() {
     let s = summary(&o);
     assert_eq!(s["a_disc_margin"], 0, "{s}");
     // every weight negated: B wants to lose
-    let flat: Vec<i16> = (0..w.tops().len())
-        .flat_map(|b| w.band_weights(b).iter().map(|&x| x.saturating_neg()))
-        .collect();
     let negated = dir.join("negated.bin");
-    let bad = Weights::from_parts(w.tops(), flat).expect("layout");
-    std::fs::write(&negated, bad.to_bytes()).expect("write");
+    std::fs::write(&negated, common::weights::negated(w).to_bytes()).expect("write");
     let o = xorboard(&[&args[..], &[negated.to_str().expect("path")]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = summary(&o);

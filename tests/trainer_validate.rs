@@ -1,6 +1,8 @@
 //! `train-endgame-eval --validate`: each band's distance from a data cache's exact labels, and a
 //! one-line error (exit status 2) for a line that is not the cache's.
 
+mod common;
+
 use std::process::Command;
 
 use xorboard::game::othello::{START_BLACK, START_WHITE};
@@ -57,12 +59,8 @@ fn validate_reports_each_bands_error_against_exact_labels() {
     );
 
     // other weights give other figures: every weight negated flips the opening's error
-    let flat: Vec<i16> = (0..w.tops().len())
-        .flat_map(|b| w.band_weights(b).iter().map(|&x| x.saturating_neg()))
-        .collect();
     let negated = dir.join("negated.bin");
-    let nw = Weights::from_parts(w.tops(), flat).expect("layout");
-    std::fs::write(&negated, nw.to_bytes()).expect("write weights");
+    std::fs::write(&negated, common::weights::negated(w).to_bytes()).expect("write weights");
     let o = validate(&cache, Some(&negated));
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);

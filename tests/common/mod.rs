@@ -1,7 +1,10 @@
 //! Referee helpers for the protocol tests: a peer process driven line by line, with a reader
-//! thread so a test can wait for an answer with a time limit.
+//! thread so a test can wait for an answer with a time limit; and weight files for the Othello
+//! evaluation's tests ([`weights`]).
 
 #![allow(dead_code)]
+
+pub mod weights;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
