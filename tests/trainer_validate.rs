@@ -79,5 +79,13 @@ fn validate_reports_each_bands_error_against_exact_labels() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("not a line of the data cache"), "{err}");
+    // a cache without exact labels: the same kind of refusal, not an empty report
+    std::fs::write(&cache, format!("U {START_BLACK:x} {START_WHITE:x}\n")).expect("write cache");
+    let o = validate(&cache, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no exact labels"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -906,6 +906,12 @@ fn validate(cli: &Cli) {
     let text = std::fs::read_to_string(&cli.validate)
         .unwrap_or_else(|e| fail(&format!("{}: {e}", cli.validate)));
     let (labeled, _, _) = parse_data_cache(&text, &cli.validate);
+    if labeled.is_empty() {
+        fail(&format!(
+            "{}: no exact labels (`L` lines) to measure against",
+            cli.validate
+        ));
+    }
     let tops = weights.tops();
     // per band: samples, sum of errors, sum of squared errors
     let mut sums = vec![(0usize, 0f64, 0f64); tops.len()];
