@@ -71,21 +71,25 @@ fn validate_reports_each_bands_error_against_exact_labels() {
     let flipped = (-openings[0] - openings[1] - 4.0) / 2.0;
     assert!(out.contains(&format!("mean error {flipped:+.2}")), "{out}");
 
-    // a line that is not the cache's: one line on stderr, exit status 2, nothing on stdout
-    std::fs::write(&cache, "L 1 2 3\ngarbage\n").expect("write cache");
-    let o = validate(&cache, None);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(o.stdout.is_empty());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("not a line of the data cache"), "{err}");
-    // a cache without exact labels: the same kind of refusal, not an empty report
-    std::fs::write(&cache, format!("U {START_BLACK:x} {START_WHITE:x}\n")).expect("write cache");
-    let o = validate(&cache, None);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(o.stdout.is_empty());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("no exact labels"), "{err}");
+    // a line that is not the cache's, or a cache without exact labels: refused, not reported
+    let refusals = [
+        (
+            "L 1 2 3\ngarbage\n".to_string(),
+            "not a line of the data cache",
+        ),
+        (
+            format!("U {START_BLACK:x} {START_WHITE:x}\n"),
+            "no exact labels",
+        ),
+    ];
+    for (text, reason) in refusals {
+        std::fs::write(&cache, text).expect("write cache");
+        let o = validate(&cache, None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(o.stdout.is_empty());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(reason), "{err}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
