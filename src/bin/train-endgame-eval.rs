@@ -547,6 +547,19 @@ fn parse_data_cache(text: &str, name: &str) -> (Vec<Sample>, Vec<(u64, u64)>, Ve
     (labeled, unlabeled, outcome)
 }
 
+/// The data cache at `path` ([`parse_data_cache`]); a file that cannot be read is a one-line
+/// error.
+fn read_data_cache(path: &str) -> (Vec<Sample>, Vec<(u64, u64)>, Vec<f32>) {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| fail(&format!("cannot read the data cache {path:?}: {e}")));
+    parse_data_cache(&text, path)
+}
+
+/// The lowest empties of band `b` of a layout whose bands end at `tops`.
+fn band_floor(tops: &[u8], b: usize) -> u32 {
+    if b == 0 { 0 } else { tops[b - 1] as u32 + 1 }
+}
+
 /// Every 16th position (by a hash of it) is held out to measure a fit.
 fn held_out(p: u64, o: u64) -> bool {
     (p ^ o.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 0
@@ -638,7 +651,7 @@ fn main() {
         std::process::exit(2);
     };
     let n_bands = tops.len();
-    let lowest = |b: usize| if b == 0 { 0 } else { tops[b - 1] as u32 + 1 };
+    let lowest = |b: usize| band_floor(&tops, b);
 
     let base: Weights = if base_file.is_empty() {
         Weights::builtin().cloned()
@@ -903,9 +916,7 @@ fn main() {
 /// mean error in discs, side to move).
 fn validate(cli: &Cli) {
     let weights = load_weights(&cli.weights);
-    let text = std::fs::read_to_string(&cli.validate)
-        .unwrap_or_else(|e| fail(&format!("{}: {e}", cli.validate)));
-    let (labeled, _, _) = parse_data_cache(&text, &cli.validate);
+    let (labeled, _, _) = read_data_cache(&cli.validate);
     if labeled.is_empty() {
         fail(&format!(
             "{}: no exact labels (`L` lines) to measure against",
@@ -925,7 +936,7 @@ fn validate(cli: &Cli) {
         if n == 0 {
             continue;
         }
-        let lo = if b == 0 { 0 } else { tops[b - 1] + 1 };
+        let lo = band_floor(tops, b);
         println!(
             "band {lo:>2}..={:<2}: {n:>7} exact labels, RMS {:.2} discs, mean error {:+.2}",
             tops[b],
@@ -983,15 +994,13 @@ fn engine_fine_tune(cli: &Cli) {
 
     let base = load_weights(&cli.base);
     let tops = base.tops().to_vec();
-    let text = std::fs::read_to_string(&cli.data)
-        .unwrap_or_else(|_| fail(&format!("cannot read the data cache {:?}", cli.data)));
-    let (_, mut positions, _) = parse_data_cache(&text, &cli.data);
+    let (_, mut positions, _) = read_data_cache(&cli.data);
     positions.sort_unstable();
     positions.dedup();
     // a seeded shuffle, then at most --per-band positions of each band
     let mut rng = Rng(0x00E7_61AE_1ABE);
     rng.shuffle(&mut positions);
-    let lowest = |b: usize| if b == 0 { 0 } else { tops[b - 1] as u32 + 1 };
+    let lowest = |b: usize| band_floor(&tops, b);
     let refit: Vec<usize> = (0..tops.len())
         .filter(|&b| tops[b] as u32 >= cli.refit_from && lowest(b) <= cli.refit_to)
         .collect();
