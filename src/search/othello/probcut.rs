@@ -25,6 +25,19 @@ pub const MIN_DEPTH: i32 = 2;
 
 /// The shallow depth that predicts a depth-`deep` search: about half of it, keeping the
 /// parity of `deep` (an Othello evaluation swings with the side to move at the leaves).
+///
+/// Measured and not kept: NTest's pairs (its `kMPCCuts`: about a third, 12 from 4, 16 from 6),
+/// `deep - 2 * ((deep + 1) / 3)`, with a table refitted by the shipped command (7 minutes).
+/// `nboard --probcut 100,5` at depth 14 on 60 positions of our games against NTest (20 each at
+/// 44, 38 and 32 empties) searched a quarter fewer nodes (206k / 262k / 176k a position against
+/// 248k / 377k / 226k), but at equal time (NTest at depth 16 against `--move-ms 64` uncapped, the
+/// six 40-game XOT sets of [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), one match
+/// beside another) it scored 26.7% (48-160-32) where this pairing, run the same day, scored
+/// 31.0% (61-152-27). The same with the shallow searches made without Multi-ProbCut inside
+/// them, as NTest makes them: 1.3 times the nodes of this pairing, 26.7% (52-164-24). With
+/// this pairing, shallow searches without Multi-ProbCut inside cost three times the nodes
+/// (885k / 1,348k / 611k). The shallower, cheaper prediction misreads more than the nodes it
+/// saves are worth.
 pub fn shallow_depth(deep: i32) -> i32 {
     deep - 2 * ((deep + 2) / 4)
 }
