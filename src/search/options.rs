@@ -55,7 +55,13 @@ impl Default for SearchOptions {
 /// `nboard --move-ms 64` and no depth cap on ours (`set depth 60`), the four 40-game XOT sets
 /// (the shipped order, `--shuffle --seed 7`, `11`, `13`), beside another match: `100,5` 41.2 /
 /// 36.3 / 28.7 / 40.0%, so 36.6%; `150,5` 23.8 / 31.2 / 18.8 / 30.0%, so 26.0%; `70,5` 36.3 /
-/// 26.2 / 25.0 / 40.0%, so 31.9%, each thinking 59–63 s against NTest's 60–90 s.
+/// 26.2 / 25.0 / 40.0%, so 31.9%, each thinking 59–63 s against NTest's 60–90 s. Later, on the
+/// six sets of [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), the two side by side:
+/// `100,5` 29.8% (55-152-33), `130,5` 25.0% (47-167-26), each thinking 367–371 s against
+/// NTest's 469–479 s. Yet `130,5` chose better moves on 290 single positions of those games
+/// (next to [`crate::search::othello`]'s move-loss table: 0.32 discs lost a move against 0.44):
+/// single positions, searched without the table the game before them leaves, do not rank
+/// confidences as games do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProbCutConfidence {
     /// `t` at depth 0, in hundredths of a standard deviation.

@@ -33,6 +33,34 @@
 //! (28.7 / 27.5 / 35.0 / 42.5 / 30.0 / 37.5%): the depth it buys is worth less than the moves it
 //! misreads.
 //!
+//! Where moves are lost against NTest, move by move (a throwaway harness, not in the tree): 290
+//! positions of our equal-time games against NTest, about 50 at each of 46, 42, 38, 34 and 30
+//! empties and 40 at 26. Each engine's chosen move is scored by the discs it loses against the
+//! best move: by NTest's own depth-18 values of every move (`hint`) above 26 empties, a judge
+//! that favours NTest's choices, and by exact solves at 26. Each engine kept its table from one
+//! position to the next. Mean discs lost a move, by empties, and the mean time a move:
+//!
+//! | engine | 46 | 42 | 38 | 34 | 30 | 26 (exact) | all | ms a move |
+//! |---|---|---|---|---|---|---|---|---|
+//! | NTest depth 10 | 0.19 | 0.25 | 0.36 | 0.41 | 0.64 | 0.90 | 0.44 | 12 |
+//! | xorboard depth 10 | 0.40 | 0.28 | 0.57 | 0.54 | 0.44 | 0.75 | 0.49 | 28 |
+//! | NTest depth 12 | 0.09 | 0.21 | 0.37 | 0.32 | 0.47 | 0.70 | 0.35 | 15 |
+//! | xorboard depth 12 | 0.30 | 0.21 | 0.51 | 0.64 | 0.35 | 1.10 | 0.50 | 50 |
+//! | NTest depth 14 | 0.06 | 0.09 | 0.22 | 0.21 | 0.22 | 0.75 | 0.24 | 86 |
+//! | xorboard depth 14 | 0.15 | 0.31 | 0.29 | 0.37 | 0.23 | 0.55 | 0.31 | 424 |
+//! | NTest depth 16 | 0.06 | 0.10 | 0.14 | 0.23 | 0.22 | 0.15 | 0.15 | 116 |
+//! | xorboard `--move-ms 64` | 0.22 | 0.27 | 0.42 | 0.46 | 0.70 | 0.65 | 0.44 | 93 |
+//! | xorboard `--move-ms 128` | 0.23 | 0.28 | 0.28 | 0.25 | 0.47 | 0.55 | 0.34 | 179 |
+//!
+//! Our depth 14 chooses about as well as NTest's depth 12, in 28 times its time, and at one and
+//! a half times NTest's time a move (179 ms against 116) we still lose twice its discs. At 46
+//! and 42 empties more time does not help us (0.22-0.28 at 64 and at 128 ms); from 38 empties
+//! on it does. Time to each depth on positions of 38 and 34 empties (`--probcut 100,5`, each
+//! engine's first search, ours with some 17 ms before its first iteration printed): depth 16
+//! after 145-242 ms for xorboard, 46-134 ms for NTest; depth 12 after 29-38 ms against 11-12.
+//! The gap is both how well a shallow search chooses (the evaluation) and how fast the search
+//! deepens (the cuts that the evaluation's Multi-ProbCut errors allow); neither is a setting.
+//!
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
