@@ -55,11 +55,15 @@
 //! Our depth 14 chooses about as well as NTest's depth 12, in 28 times its time, and at one and
 //! a half times NTest's time a move (179 ms against 116) we still lose twice its discs. At 46
 //! and 42 empties more time does not help us (0.22-0.28 at 64 and at 128 ms); from 38 empties
-//! on it does. Time to each depth on positions of 38 and 34 empties (`--probcut 100,5`, each
-//! engine's first search, ours with some 17 ms before its first iteration printed): depth 16
-//! after 145-242 ms for xorboard, 46-134 ms for NTest; depth 12 after 29-38 ms against 11-12.
-//! The gap is both how well a shallow search chooses (the evaluation) and how fast the search
-//! deepens (the cuts that the evaluation's Multi-ProbCut errors allow); neither is a setting.
+//! on it does. Time to each depth with `--probcut 100,5` (ten positions each, both engines warm
+//! from two searches before): at 38 empties depth 12 after 25 ms for xorboard against 18 for
+//! NTest, depth 16 after 222 against 126; at 30 empties depth 12 after 13 against 16, depth 16
+//! after 83 against 88. There our search deepens as fast as NTest's, and `--move-ms 64` reaches
+//! depth 15 to 18 in its 87 ms a move, yet its moves lose 0.70 discs against NTest's 0.22 at
+//! depth 16: what separates the two at 30 empties is what a search of a given depth sees (the
+//! evaluation at its leaves and the cuts its Multi-ProbCut errors allow), not how deep it gets.
+//! None of the confidences measured in games changes that (see
+//! [`ProbCutConfidence`]).
 //!
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
