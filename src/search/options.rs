@@ -65,6 +65,10 @@ impl Default for SearchOptions {
 /// empties (where `100,5` lost the most there: 0.66-0.70 discs a move at 30 empties in three
 /// runs, the floor 0.29, and 0.40 against 0.65 at 26 empties, solved exactly): 27.9%
 /// (54-160-26) against `100,5`'s 33.3% (64-144-32) side by side, each thinking 361–362 s.
+/// Pruning more does not pay either: NTest's own rule, a flat 1.0 (`100,0`; 0.37 discs a move
+/// on the single positions against 0.40–0.44), scored 27.5% (53-161-26) against `100,5`'s 34.8%
+/// (68-141-31) side by side. In four such runs on one day `100,5` scored 31.0, 29.8, 33.3 and
+/// 34.8%: 32.2% of 960 games.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProbCutConfidence {
     /// `t` at depth 0, in hundredths of a standard deviation.
