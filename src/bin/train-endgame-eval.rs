@@ -160,6 +160,9 @@
 //!   At depth 12 against NTest, on six 40-game sets of openings in none of these games (seeds 101,
 //!   103, 107, 109, 113, 127): 40.8% (85-129-26), thinking 217 s against 64 s, where the shipped
 //!   weights score 44.8% (93-118-29), 176 s against 67 s. Closer to exact scores is not stronger.
+//!   At equal time (NTest at depth 16 against `nboard --move-ms 64`, the six sets of
+//!   `BUDGET_SHARES`, side by side with the shipped weights, half of it with a stray busy loop
+//!   on the machine): 26.5% (50-163-27) against 25.0% (46-166-28), no difference either way.
 //!
 //! What the moves lose agrees: on 300 of the set's positions at 22 empties, the move each
 //! engine's search chooses (`set depth N`), solved exactly, loses on average (discs against the
