@@ -150,8 +150,7 @@ fn summary(o: &std::process::Output) -> serde_json::Value {
 
 #[test]
 fn selfplay_b_weights_plays_engine_b_with_the_file() {
-    let dir = std::env::temp_dir().join(format!("xorboard-tempo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch_dir("tempo");
     let w = weights();
     // the same weights: the engines are the same, each opening is played twice with colours
     // swapped, so the margins cancel

@@ -269,8 +269,7 @@ fn pbrain_name_runs_the_brain() {
     // …and the main binary under any name pbrain-* (the name it is started by decides). A
     // symbolic link, not a copy: a copy just written can fail to start ("text file busy") while
     // another test thread forks with the copy's write handle still open.
-    let dir = std::env::temp_dir().join(format!("xorboard-pbrain-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("pbrain");
     let link = dir.join("pbrain-xorboard-link");
     let _ = std::fs::remove_file(&link);
     #[cfg(unix)]

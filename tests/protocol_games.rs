@@ -64,8 +64,7 @@ fn othello_game(engines: &mut [Peer; 2], opening: &str, ping: &mut u32) -> Othel
 fn othello_games_over_nboard() {
     let mut engines = [Peer::xorboard(&["nboard"]), Peer::xorboard(&["nboard"])];
     let mut ping = 0;
-    let dir = std::env::temp_dir().join(format!("xorboard-games-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("games");
     for (g, opening) in ["f5d6c3d3c4", "f5f6e6f4"].iter().enumerate() {
         for swap in [false, true] {
             if swap {

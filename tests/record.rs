@@ -1,6 +1,8 @@
 //! Game records: save → load gives the same position and the same Zobrist hash in every format;
 //! every parser survives random text and random bytes; saving is atomic.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -14,10 +16,7 @@ use xorboard::zobrist::Keys;
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xorboard-record-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("record-{name}"))
 }
 
 /// Play `choices` (each picks among the legal moves) from `game`, stopping at the end.

@@ -19,8 +19,7 @@ fn validate(cache: &std::path::Path, weights: Option<&std::path::Path>) -> std::
 
 #[test]
 fn validate_reports_each_bands_error_against_exact_labels() {
-    let dir = std::env::temp_dir().join(format!("xorboard-validate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch_dir("validate");
     let w = Weights::builtin().expect("shipped weights");
     // two labels in the opening band, one in the band of 3 empties; an unlabelled line is skipped
     let late_p: u64 = 0x00ff_ffff_ffff_ff00 & !0x7;

@@ -1,6 +1,8 @@
 //! `App::update` tests: keys, clicks and command-line commands change the model as the help
 //! says, and refused input changes nothing but the status message.
 
+mod common;
+
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -563,8 +565,7 @@ fn paused_means_the_counters_stand_still() {
 
 #[test]
 fn load_errors_name_the_games_formats_and_never_echo_bytes() {
-    let dir = std::env::temp_dir().join(format!("xorboard-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("load");
     let junk = dir.join("junk.bin");
     std::fs::write(&junk, [0x7d, 0xff, 0x00, 0x9b, 0x1b, b'[', b'2', b'J']).unwrap();
     let notes = dir.join("notes.txt");

@@ -3,6 +3,8 @@
 //! tests of the keys and commands, `TestBackend` rendering tests of the screens, and the
 //! comparison's background thread at a small depth.
 
+mod common;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -93,10 +95,7 @@ fn screen(app: &App, w: u16, h: u16) -> String {
 
 /// A fresh directory for one test's files.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xorboard-ui-lab-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("ui-lab-{name}"))
 }
 
 /// Drain reports until `done` holds or `limit` passes.

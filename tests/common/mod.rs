@@ -1,15 +1,25 @@
-//! Referee helpers for the protocol tests: a peer process driven line by line, with a reader
-//! thread so a test can wait for an answer with a time limit; and weight files for the Othello
-//! evaluation's tests ([`weights`]).
+//! Helpers shared by the integration tests: a peer process driven line by line, with a reader
+//! thread so a protocol test can wait for an answer with a time limit; a fresh scratch directory
+//! ([`scratch_dir`]); and weight files for the Othello evaluation's tests ([`weights`]).
 
 #![allow(dead_code)]
 
 pub mod weights;
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
+
+/// A fresh, empty scratch directory for one test, `xorboard-<name>-<pid>` in the system's
+/// temporary directory (anything left there by an earlier run is removed first).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xorboard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
 
 /// A running engine process.
 pub struct Peer {
