@@ -795,6 +795,12 @@ pub const FUTILITY: i32 = 130;
 // with more than 15% of the turn left): its first 21/96 was chance. The evaluation fitted to rank
 // the engine's own deeper choices first scored 4/96 (see `fit-gomoku-eval`). This engine against
 // strength 60: 17/48 and 20/48 (38.5% of 96; Rapfi thinking 57-58 ms a move, this engine 132-134).
+//
+// Session 44, against full strength (48 games a run, 200 ms a turn): Rapfi's "improving" gate
+// (the side to move's static evaluation compared with its own two plies up): where it has not
+// risen, the caps near the horizon narrowed to 4 / 5 / 7 and 10 above, and static futility at
+// [`FUTILITY`] times one ply less where it has: 6/48, where this engine, run beside it, scored
+// 8/48 (and 6/48 in the next run). Not kept.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
