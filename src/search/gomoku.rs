@@ -801,6 +801,18 @@ pub const FUTILITY: i32 = 130;
 // risen, the caps near the horizon narrowed to 4 / 5 / 7 and 10 above, and static futility at
 // [`FUTILITY`] times one ply less where it has: 6/48, where this engine, run beside it, scored
 // 8/48 (and 6/48 in the next run). Not kept.
+// Rapfi's handicap ladder, read from its source: `INFO strength S` makes it search to a fixed depth
+// with its best three moves (more below 75) and a random bonus: depth 8 at strength 30, 9 at 40, 11
+// at 50, 12 at 60 (16 at 100). At full strength it reaches depth 12 after 6 ms and 16 after 124 ms
+// on the opening position above, where this engine reaches depth 11 in 166 ms; so this engine
+// plays about as well as Rapfi's depth 11 or 12 (45.8% of 96 against strength 60 this session),
+// and Rapfi gets there some 20 times faster. Time helps this engine against itself: 800 ms a turn
+// against 200 scored 36-10-2 (77.1%, about +210 Elo), where against Rapfi four times the time
+// gained 5 points (session 40). Rapfi's selectivity as far as this engine's picker allows it (a
+// ply less per 0.7 logit of move order below the node's best, at most five, from two plies from the
+// horizon, with the caps widened to 6 / 8 / 12 and 16): the depth reached stays at 11 to 12 (the
+// capped lists leave little to reduce); against strength 60 44.5/96, where this engine, run beside
+// it, scored 44/96, and 26.5/48 against this engine. Not kept.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
