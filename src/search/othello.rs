@@ -33,6 +33,17 @@
 //! (28.7 / 27.5 / 35.0 / 42.5 / 30.0 / 37.5%): the depth it buys is worth less than the moves it
 //! misreads.
 //!
+//! Two changes at the root, measured at equal time as above (six sets, side by side) and not
+//! kept. On one position of 30 empties (`--move-ms 64`) the search kept a corner move through
+//! depth 16 that an exact solve puts 4.4 discs below the best, which it found once the root's
+//! moves (ply 1) were not cut by Multi-ProbCut; on another, a later root move that failed high
+//! on the null window of an iteration the clock then cut short was played, 5.9 discs below the
+//! move the finished iterations chose. In games: no Multi-ProbCut at the root's moves 35.8%
+//! (73-141-26) against the shipped search's 34.6% (67-141-32) beside it; a root move taken
+//! mid-iteration only once its score is inside the window (not on a fail-high) 33.3%, and with
+//! both 33.8% (run side by side). All within the noise (one standard error of a 240-game score
+//! is about 3 points).
+//!
 //! Where moves are lost against NTest, move by move (a throwaway harness, not in the tree): 290
 //! positions of our equal-time games against NTest, about 50 at each of 46, 42, 38, 34 and 30
 //! empties and 40 at 26. Each engine's chosen move is scored by the discs it loses against the
