@@ -66,16 +66,16 @@
 //! on top of the shipped evaluation, as Rapfi's classical evaluation has one. The mask is twelve
 //! bits: whether the side to move has a cell where its stone makes a five, an open four (or two
 //! fours), a four with more, a four, a three with more, an open three (cell classes 12, 11, 9-10,
-//! 8, 6-7, 5), and the same for the opponent; 4,096 bonuses, one logistic fit with the shipped
-//! score as an offset (ridge 10 a mask). On 3,500 games of this binary (`--games 4000 --nodes
-//! 8000 --jobs 2 --save`, 11 minutes; 75,445 positions) it cut the held-out log-loss from 0.3600
-//! to 0.3294, far more than any refit above. The bonuses are large (the side to move with a
-//! three-three cell against an opponent with an open three and fours: -1,223; its open three
-//! against the opponent's: +808). In play it changed nothing: against full-strength Rapfi at
-//! 200 ms a turn 8.5/48 and 6/48 (15.1% of 96) where the shipped build, run beside it, scored
-//! 8/48 and 6/48 (14.6%), and 24/48 against the shipped build. The search already resolves
-//! these threats (forced defences, the four at the horizon, the threat seams), so a leaf that
-//! knows them gains nothing.
+//! 8, 6-7, 5), and the same for the opponent; 4,096 bonuses, fitted (ridge 10 a mask) together
+//! with a scale for the shipped score, which stays the rest of the logit. On 4,000 games of this
+//! binary (`--games 4000 --nodes 8000 --jobs 2 --save`, 13 minutes; 75,445 positions) it cut the
+//! held-out log-loss from 0.3600 to 0.3294, far more than any refit above. The bonuses are large
+//! (a three-three cell of the side to move while the opponent can make an open four and fours:
+//! -1,223; both sides able to make an open three: +808). In play it changed nothing: against
+//! full-strength Rapfi at 200 ms a turn 8.5/48 and 6/48 (15.1% of 96) where the shipped build,
+//! run beside it, scored 8/48 and 6/48 (14.6%), and 24/48 against the shipped build. The search
+//! already resolves these threats (forced defences, the four at the horizon, the threat seams),
+//! so a leaf that knows them gains nothing.
 
 // Matrix code reads best with indices.
 #![allow(clippy::needless_range_loop)]

@@ -801,6 +801,7 @@ pub const FUTILITY: i32 = 130;
 // risen, the caps near the horizon narrowed to 4 / 5 / 7 and 10 above, and static futility at
 // [`FUTILITY`] times one ply less where it has: 6/48, where this engine, run beside it, scored
 // 8/48 (and 6/48 in the next run). Not kept.
+//
 // Rapfi's handicap ladder, read from its source: `INFO strength S` makes it search to a fixed depth
 // with its best three moves (more below 75) and a random bonus: depth 8 at strength 30, 9 at 40, 11
 // at 50, 12 at 60 (16 at 100). At full strength it reaches depth 12 after 6 ms and 16 after 124 ms
