@@ -39,7 +39,8 @@
 //! moves (ply 1) were not cut by Multi-ProbCut; on another, a later root move that failed high
 //! on the null window of an iteration the clock then cut short was played, 5.9 discs below the
 //! move the finished iterations chose. In games: no Multi-ProbCut at the root's moves 35.8%
-//! (73-141-26) against the shipped search's 34.6% (67-141-32) beside it; a root move taken
+//! (73-141-26) against the shipped search's 34.6% (67-141-32) beside it, and on a second run
+//! 31.5% (64-153-23) against 34.6% (65-139-36), so 33.6% of 480 against 34.6%; a root move taken
 //! mid-iteration only once its score is inside the window (not on a fail-high) 33.3%, and with
 //! both 33.8% (run side by side). All within the noise (one standard error of a 240-game score
 //! is about 3 points).
