@@ -4,7 +4,7 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use proptest::prelude::*;
 use xorboard::game::AnyGame;
@@ -13,11 +13,6 @@ use xorboard::game::othello::Othello;
 use xorboard::game::{Game, GameKind, Move, Side};
 use xorboard::record::{self, Format, Record};
 use xorboard::zobrist::Keys;
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    common::scratch_dir(&format!("record-{name}"))
-}
 
 /// Play `choices` (each picks among the legal moves) from `game`, stopping at the end.
 fn play_choices<G: Game>(game: &mut G, choices: &[usize]) {
@@ -106,7 +101,7 @@ proptest! {
             game = Othello::from_bitboards(game.black(), game.white(), game.side_to_move(), keys);
         }
         play_choices(&mut game, &choices);
-        let dir = scratch("othello");
+        let dir = common::scratch_dir("record-othello");
         let r = round_trips(&AnyGame::Othello(game), &dir, "o");
         let _ = fs::remove_dir_all(&dir);
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
@@ -118,7 +113,7 @@ proptest! {
         let rule = if exact { Rule::Exact5 } else { Rule::Freestyle };
         let mut game = Gomoku::new(size, rule, Keys::default_keys());
         play_choices(&mut game, &choices);
-        let dir = scratch("gomoku");
+        let dir = common::scratch_dir("record-gomoku");
         let r = round_trips(&AnyGame::Gomoku(game), &dir, "g");
         let _ = fs::remove_dir_all(&dir);
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
@@ -194,7 +189,7 @@ fn transpositions_and_passes_survive_transcripts() {
 
 #[test]
 fn save_is_atomic_and_leaves_no_temporary_files() {
-    let dir = scratch("atomic");
+    let dir = common::scratch_dir("record-atomic");
     let path = dir.join("game.ggf");
     let mut rec = Record::new_othello();
     rec.moves = vec![Move::at(37)];
@@ -224,7 +219,7 @@ fn save_is_atomic_and_leaves_no_temporary_files() {
 
 #[test]
 fn load_errors_name_the_file_and_line() {
-    let dir = scratch("errors");
+    let dir = common::scratch_dir("record-errors");
     let path = dir.join("bad.psq");
     fs::write(&path, "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n").unwrap();
     let e = record::load(&path).unwrap_err();

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
@@ -91,11 +90,6 @@ fn screen(app: &App, w: u16, h: u16) -> String {
         })
         .unwrap();
     format!("{}", terminal.backend())
-}
-
-/// A fresh directory for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
-    common::scratch_dir(&format!("ui-lab-{name}"))
 }
 
 /// Drain reports until `done` holds or `limit` passes.
@@ -767,7 +761,7 @@ fn compare_uses_the_game_defaults_or_the_tt_size() {
 
 #[test]
 fn save_and_load_every_format_round_trip() {
-    let dir = temp_dir("formats");
+    let dir = common::scratch_dir("ui-lab-formats");
     for (game, moves, files) in [
         (
             GameKind::Othello,
@@ -815,7 +809,7 @@ fn save_and_load_every_format_round_trip() {
 
 #[test]
 fn bad_files_are_one_line_errors_that_change_nothing() {
-    let dir = temp_dir("bad");
+    let dir = common::scratch_dir("ui-lab-bad");
     let mut app = app();
     command(&mut app, "f5");
     let hash = app.game.hash();
@@ -847,7 +841,7 @@ fn bad_files_are_one_line_errors_that_change_nothing() {
 
 #[test]
 fn the_game_is_kept_after_every_move_and_resumed() {
-    let dir = temp_dir("keep");
+    let dir = common::scratch_dir("ui-lab-keep");
     let kept = dir.join("state/last-game");
     let with_keep = |resume: bool| Settings {
         keep: Some(kept.clone()),
@@ -901,7 +895,7 @@ fn the_game_is_kept_after_every_move_and_resumed() {
 
 #[test]
 fn play_load_starts_from_the_file() {
-    let dir = temp_dir("load");
+    let dir = common::scratch_dir("ui-lab-load");
     let path = dir.join("g.psq");
     std::fs::write(&path, "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n8,9,0\n").unwrap();
     let app = App::new(Settings {
