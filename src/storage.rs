@@ -148,6 +148,16 @@ impl<const N: usize> XorSlot<N> {
             a.store(0, Relaxed);
         }
     }
+
+    /// A write that changes nothing: a compare-and-swap of the first word from 0 to 0, which
+    /// writes back whatever the word holds (an atomic OR of 0 compiles to a fenced read, which
+    /// maps the shared zero page, and the search's first store still faulted). It makes the
+    /// kernel map the slot's page writable, and, being atomic, it can race a search's reads and
+    /// writes of the same slot without changing what they see.
+    #[inline]
+    pub fn touch(&self) {
+        let _ = self.0[0].compare_exchange(0, 0, Relaxed, Relaxed);
+    }
 }
 
 /// The search generation of a table: bumped at the start of each search, wrapping to `first`
@@ -213,6 +223,17 @@ mod tests {
         m.prefetch(1 << 40);
         m[999] = Line::default();
         assert_eq!(m[999].0[3].word(1), 0);
+    }
+
+    #[test]
+    fn a_touch_changes_nothing() {
+        let m: Memory<Line> = Memory::new(2);
+        m[0].0[0].store([7, 9]);
+        for slot in [&m[0].0[0], &m[1].0[0]] {
+            slot.touch();
+        }
+        assert_eq!(m[0].0[0].load::<2>(), [7, 9]);
+        assert_eq!(m[1].0[0].load::<2>(), [0, 0]);
     }
 
     #[test]
