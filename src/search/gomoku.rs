@@ -814,6 +814,21 @@ pub const FUTILITY: i32 = 130;
 // horizon, with the caps widened to 6 / 8 / 12 and 16): the depth reached stays at 11 to 12 (the
 // capped lists leave little to reduce); against strength 60 44.5/96, where this engine, run beside
 // it, scored 44/96, and 26.5/48 against this engine. Not kept.
+//
+// Session 45: Multi-ProbCut as Othello's midgame has it ([`Board::probcut`]), at null-window
+// nodes six or more plies from the horizon with no threat to answer, a search four plies shallower
+// predicting the full one as 1.35 times its score with σ 1,450 (fitted on 1,340 positions of
+// 4,000 self-play games, iterative deepening to depth 10: slopes 1.34-1.57, σ 1,410-1,660; two
+// plies shallower, σ 1,170-1,360). Cutting at t = 1.2 σ scored 29/48 against this engine, and two
+// plies shallower from five plies with t = 1.0 and slope 1.3 28.5/48: +70 Elo between them, but
+// against Rapfi the first scored 6.5/48 at full strength (13.5%, as this engine's 13.8% of 240)
+// and 42/96 against strength 60 (43.8%; 44/96 last session), the second 2/48 at full strength.
+// With the engine's default confidence (`100,5`: t = 1.3 to 1.5 σ) 24/48 against this engine and
+// 17/48 against strength 60. Not kept: the pattern of sessions 38-44 again, selectivity that wins
+// against this engine and changes nothing, or loses, against Rapfi. Where the games against
+// strength 60 are lost: of the twelve Gomocup openings, G01 (13 stones along two edges) and G02
+// (four in a corner) scored 2/16 in session 44's 96 games and 3/16 in this session's, the ten
+// centre openings 42/80 (52.5%) and 39/80 (48.8%); against full strength 0/16 and 14/80.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
