@@ -150,8 +150,8 @@ impl<const N: usize> XorSlot<N> {
     }
 
     /// A write that changes nothing: a compare-and-swap of the first word from 0 to 0, which
-    /// writes back whatever the word holds (an atomic OR of 0 compiles to a fenced read, which
-    /// maps the shared zero page, and the search's first store still faulted). It makes the
+    /// writes back whatever the word holds (an atomic OR of 0 compiles to a fenced read on x86-64,
+    /// which maps the shared zero page, and the search's first store still faulted). It makes the
     /// kernel map the slot's page writable, and, being atomic, it can race a search's reads and
     /// writes of the same slot without changing what they see.
     #[inline]

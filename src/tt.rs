@@ -545,8 +545,9 @@ impl Table {
     /// searches never wait for a page. Each page gets a write that changes nothing
     /// ([`XorSlot::touch`]); Linux's `MADV_POPULATE_WRITE` would map them without a write, but
     /// it holds the process's memory-map lock through each chunk, and the search thread's own
-    /// allocations then waited for it (1,024 nodes searched in a 176 ms turn). The thread holds the table only a chunk at a time and stops when
-    /// it is dropped; if no thread can be started, the whole table is used at once.
+    /// allocations then waited for it (1,024 nodes searched in a 176 ms turn). The thread holds
+    /// the table only a chunk at a time and stops when it is dropped; if no thread can be
+    /// started, the whole table is used at once.
     pub fn prefault_in_background(self: &Arc<Self>) {
         /// Buckets in a 4 KiB page and in a 2 MiB chunk.
         const PAGE: usize = 4096 / std::mem::size_of::<Bucket>();
