@@ -832,7 +832,9 @@ pub const FUTILITY: i32 = 130;
 // G01 and G02 alone against strength 60 (16 games each), 200 ms a turn 2/16, 800 ms (its own
 // `INFO timeout_turn`) 6/16, four of them G02 as white: unlike the centre openings, time pays
 // there, though the depth reached at 200 ms is the same as in the centre openings (10 to 14 plies
-// at the 20th move).
+// at the 20th move). Nor is it where the candidates lie: cells within three of a stone instead
+// of two scored 2/16 there, and within three plus four along the lines (Rapfi's default area)
+// 4/16.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
