@@ -834,7 +834,8 @@ pub const FUTILITY: i32 = 130;
 // there, though the depth reached at 200 ms is the same as in the centre openings (10 to 14 plies
 // at the 20th move). Nor is it where the candidates lie: cells within three of a stone instead
 // of two scored 2/16 there, and within three plus four along the lines (Rapfi's default area)
-// 4/16.
+// 4/16. Lazy SMP helps at 200 ms a turn: two threads (`INFO thread_num 2`) against one, alone
+// on a two-core machine, 30-18 in 48 games (62.5%, about +90 Elo).
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
