@@ -583,12 +583,6 @@ impl Table {
         }
     }
 
-    /// Buckets keys are spread over now: [`Table::buckets`], except while the table's pages
-    /// are being mapped ([`Table::prefault_in_background`]).
-    pub fn buckets_in_use(&self) -> usize {
-        self.in_use.load(Relaxed)
-    }
-
     /// Empty every slot and zero the counters and events (not the policy-switch count).
     pub fn clear(&self) {
         for b in self.buckets.iter() {
@@ -856,17 +850,18 @@ mod tests {
         let t = Arc::new(Table::new(16, Policy::Always, 64));
         let all = t.buckets();
         t.prefault_in_background();
-        let in_use = t.buckets_in_use();
+        let buckets_in_use = || t.in_use.load(Relaxed);
+        let in_use = buckets_in_use();
         assert!(in_use > 0 && in_use <= all);
         // Stores and probes work while the mapped part grows: every key lands in it.
         let mut c = TtCounters::default();
         for k in 0..1000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            assert!(t.bucket_of(key) < t.buckets_in_use().max(in_use));
+            assert!(t.bucket_of(key) < buckets_in_use().max(in_use));
             t.store::<false>(entry(key, 4), &mut c);
         }
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while t.buckets_in_use() < all {
+        while buckets_in_use() < all {
             assert!(
                 std::time::Instant::now() < deadline,
                 "the table never grew to full"
