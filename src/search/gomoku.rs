@@ -837,6 +837,17 @@ pub const FUTILITY: i32 = 130;
 // 4/16. Lazy SMP helps at 200 ms a turn: two threads (`INFO thread_num 2`) against one, alone
 // on a two-core machine, 30-18 in 48 games (62.5%, about +90 Elo).
 
+// Session 46, against Rapfi strength 60 (48 games a run, 200 ms a turn), where this engine scored
+// 24.5/48, 18/48 and 20/48 in runs beside the others (43.4% of 144). Both engines with `INFO
+// thread_num 2` (at strength 60 Rapfi searches to a fixed depth, so its threads change only its
+// speed): 22.5/48 (46.9%, one win a Rapfi timeout), so the +90 Elo of two threads against one
+// engine does not show here either. The evaluation's tempo weight alone, 150 or 600 instead of
+// 369: 17/48 and 15.5/48. The evaluation and the move order refitted on 3,000 games Rapfi played
+// against itself: 14.5/48 to 22/48 (see `fit-gomoku-eval`); fitted on the quiet positions of
+// those games alone (no four for either side, no three for the opponent: 10,117 of 80,863),
+// 6.5/48, though it predicts their results far better (held-out log-loss 0.5408 against the
+// shipped weights' 0.5935). None kept.
+
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
 /// With a clock: threes and fours, up to this many threes.
