@@ -846,7 +846,14 @@ pub const FUTILITY: i32 = 130;
 // against itself: 14.5/48 to 22/48 (see `fit-gomoku-eval`); fitted on the quiet positions of
 // those games alone (no four for either side, no three for the opponent: 10,117 of 80,863),
 // 6.5/48, though it predicts their results far better (held-out log-loss 0.5408 against the
-// shipped weights' 0.5935). None kept.
+// shipped weights' 0.5935). None kept. This engine alone, later in the session: 21.5/48 against
+// strength 60 (84/192 in the session, 43.8%) and 9/48 against full strength (with sessions 39-40,
+// 42/288, 14.6%). G01 and G02 score 0 to 2 of 8 in every run against strength 60 above. In one
+// G02 game lost at 200 ms, the engine's 12th-stone move (depth 11) is one that full-strength
+// Rapfi reads as about 750 points worse than its own choice. Of nine separate 200 ms runs of that
+// position (a fresh engine each), one played the game's move; eight played Rapfi's choice, at
+// depth 11 to 14 in 115,000 to 131,000 nodes. Single moves there turn on how the turn's time
+// falls.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
