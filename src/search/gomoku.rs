@@ -853,7 +853,9 @@ pub const FUTILITY: i32 = 130;
 // Rapfi reads as about 750 points worse than its own choice. Of nine separate 200 ms runs of that
 // position (a fresh engine each), one played the game's move; eight played Rapfi's choice, at
 // depth 11 to 14 in 115,000 to 131,000 nodes. Single moves there turn on how the turn's time
-// falls.
+// falls, yet twice the time does not pay against strength 60: with its own `INFO timeout_turn
+// 400` (Rapfi kept at 200 ms; 251-266 ms a move) this engine scored 17/48 and 22.5/48 (41.1% of
+// 96; G01 and G02 4/16, the centre openings 35.5/80), against 43.8% at 200 ms.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
