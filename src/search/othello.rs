@@ -77,6 +77,13 @@
 //! None of the confidences measured in games changes that (see
 //! [`ProbCutConfidence`]).
 //!
+//! Nor does time alone (session 46): NTest at depth 16 against `nboard --move-ms 128` (uncapped)
+//! on four 40-game XOT sets, the shipped order and `--shuffle --seed 7`, `11`, `13`, scored 40.6%
+//! for xorboard (53-83-24; 38.8 / 52.5 / 36.3 / 35.0%), thinking 1.75 times NTest's time (458 s
+//! against 261 s), where `--move-ms 64` scores about 34% at NTest's time: a search nearly twice
+//! as fast would gain some six of the sixteen points missing; the rest is what a search of a
+//! given depth sees.
+//!
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
