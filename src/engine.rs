@@ -341,7 +341,8 @@ impl Drop for Engine {
 /// a search can start on it at once.
 fn fresh_table(mib: usize, policy: Policy, check_bits: u32) -> Arc<Table> {
     let table = Arc::new(Table::new(mib, policy, check_bits));
-    table.prefault_in_background();
+    // The mapping thread runs on by itself; nothing waits for it.
+    drop(table.prefault_in_background());
     table
 }
 
