@@ -856,6 +856,19 @@ pub const FUTILITY: i32 = 130;
 // falls, yet twice the time does not pay against strength 60: with its own `INFO timeout_turn
 // 400` (Rapfi kept at 200 ms; 251-266 ms a move) this engine scored 17/48 and 22.5/48 (41.1% of
 // 96; G01 and G02 4/16, the centre openings 35.5/80), against 43.8% at 200 ms.
+//
+// Session 47, against Rapfi strength 60 (48 games a run, 200 ms a turn), where this engine scored
+// 24/48 and 20/48 in runs beside the others (44/96; 128/288 with session 46, 44.4%). The table
+// emptied before every move (a throwaway switch calling the engine's clear before each search;
+// the 256 MiB clear costs about 20 ms of the turn): 16.5/48, so what the table keeps from the
+// previous move is worth more than that. A quiescence search at the horizon (a leaf stands pat on
+// its evaluation or plays one of its side to move's fours, up to six a node and four in a row,
+// each answered by the forced block; a throwaway hook in the generic search): 22.5/48 against
+// this engine but 7/48 against strength 60; searching the fours only for a proven win (a null
+// window at the win bound, the evaluation otherwise) 17.5/48 against this engine and 14/48
+// against strength 60. Neither kept: like the leaf VCF, threat search at the horizon costs more
+// than it finds, and a stand-pat on fours tilts the fitted evaluation, which already prices the
+// side to move's threes, towards the side to move.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
