@@ -869,6 +869,19 @@ pub const FUTILITY: i32 = 130;
 // against strength 60. Neither kept: like the leaf VCF, threat search at the horizon costs more
 // than it finds, and a stand-pat on fours tilts the fitted evaluation, which already prices the
 // side to move's threes, towards the side to move.
+// Also not kept, against strength 60: the opponent's replies at the root's children uncapped
+// (every candidate at ply 1 instead of twelve; the depth reached is the same) 16/48, 24 of them
+// 19.5/48; both engines on two threads (`INFO thread_num 2`) 15/48, so 37.5/96 with session 46's
+// run; own live windows of one and two stones worth 10 and 20 more (and the opponent's as much
+// less), so that a stone towards open board counts for more than one towards a wall, 20.5/48,
+// with 25 and 50 18.5/48. The ladder this session (48 games each): strength 30 44.5/48, 40
+// 39/48, 50 27/48, 60 44/96 (above), full 4/48. The edge and corner openings G01 and G02 scored
+// 1 or 2 of 8 in every run against strength 50 or 60 this session (the centre openings 45% to
+// 65%). Full-strength Rapfi (300 ms a position) read our G02 moves in four of the games lost:
+// no single collapse but a steady drift, 20 to 330 points a move, our moves towards the edge and
+// the corner (blocks of Rapfi's lines there) where it plays out towards the open board (7,7 four
+// moves running in one game). The open-space weights above make the engine choose that 7,7 at
+// 200 ms in the position where it first did not, but in games G01 and G02 still scored 1/8.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
