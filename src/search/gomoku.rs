@@ -876,12 +876,12 @@ pub const FUTILITY: i32 = 130;
 // less), so that a stone towards open board counts for more than one towards a wall, 20.5/48,
 // with 25 and 50 18.5/48. The ladder this session (48 games each): strength 30 44.5/48, 40
 // 39/48, 50 27/48, 60 44/96 (above), full 4/48. The edge and corner openings G01 and G02 scored
-// 1 or 2 of 8 in every run against strength 50 or 60 this session (the centre openings 45% to
-// 65%). Full-strength Rapfi (300 ms a position) read our G02 moves in four of the games lost:
-// no single collapse but a steady drift, 20 to 330 points a move, our moves towards the edge and
-// the corner (blocks of Rapfi's lines there) where it plays out towards the open board (7,7 four
-// moves running in one game). The open-space weights above make the engine choose that 7,7 at
-// 200 ms in the position where it first did not, but in games G01 and G02 still scored 1/8.
+// 0 to 2 of 8 in every run against strength 50 or 60 this session, whatever the change (this
+// engine's centre openings 45% to 65%). Full-strength Rapfi (300 ms a position) read our G02
+// moves in four of the games lost: no single collapse but a steady drift of up to 330 points a
+// move, our moves towards the edge and the corner where it plays out towards the open board
+// (7,7 four moves running in one game). The open-space weights above make the engine choose
+// that 7,7 at 200 ms where it had played 2,9, but in games G01 and G02 still scored 1/8.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
