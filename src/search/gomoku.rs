@@ -884,6 +884,18 @@ pub const FUTILITY: i32 = 130;
 // that 7,7 at 200 ms where it had played 2,9, but in games G01 and G02 still scored 1/8.
 // The evaluation fitted to full-strength Rapfi's own scores of 36,000 positions: 13/48 (see
 // `fit-gomoku-eval`).
+//
+// Session 48 (a new machine, Rapfi built again; 48 games a run, 200 ms a turn). This engine
+// against strength 60: 15/48 and 23/48 (38/96, 39.6%; G01 1/8, G02 5/8), against full strength
+// 5.5/48 (11.5%); on G01 and G02 alone against strength 60, 6/16 and 6.5/16 (G01 2.5/16, G02
+// 10/16). Rapfi's classical evaluation takes the mean of its pattern score after the last move
+// and before it (the side to move's view of both) and adds its threat term to that; the same
+// here (a throwaway switch: the live windows and the threat board's cell sums of the position
+// before the last stone, weighed with the same side-to-move weights, averaged with the current
+// ones; tempo and combinations as they are) scored 11-31-1 against this engine (stopped after
+// 43 games) and 7.5/48 against strength 60 (bench 8,952,044 nodes for 9,323,599). The fitted
+// weights price the position as it stands, last stone included; halving the last move's weight
+// without refitting them only blunts what the search sees. Not kept.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
