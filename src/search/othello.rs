@@ -24,6 +24,12 @@
 //! left, 22.78M nodes but 3.72 s; from 8 plies, 22.68M nodes, 3.48 s. Ordering by the
 //! evaluation from 4 plies left ([`ORDER_EVAL_DEPTH`]) 23.03M nodes, from 3 23.29M.
 //!
+//! The table at one ply left (session 48): the probe is the search's largest single cost (17% of
+//! `nboard --probcut 100,5` in a profile at depth 17), but nodes one ply from the horizon that
+//! neither probe nor store (the last ply searched without a table move) took the same time on 60
+//! self-play positions at 44, 38 and 32 empties at depth 16 (1.09-1.11 s against 1.06-1.09 s)
+//! for 11.1-11.4M nodes against 8.4-8.8M. Not kept.
+//!
 //! Late move reductions ([`Board::late_move_reduction`]; the board keeps the default, none) were
 //! measured and not kept: a ply less for the fourth move on at nodes with four or more plies left
 //! (never a node searched to the end) halves the tree at depth 14 on those 60 positions (12.87M
