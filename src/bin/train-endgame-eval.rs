@@ -116,9 +116,10 @@
 //! 40-game sets above, two matches side by side): 29.2% (52-152-36; 37.5 / 26.2 / 36.2 / 20.0 /
 //! 28.7 / 26.2%) where the shipped weights scored 32.1% (61-147-32; 38.8 / 33.8 / 35.0 / 23.8 /
 //! 32.5 / 28.7%), both thinking 353-354 s against NTest's 358-362 s; fitted gently (`--epochs 5
-//! --l2 0.1 --no-tempo-correction`; 4.54 to 2.34 discs held out) 32.9% (60-142-38); the first fit
-//! with its own Multi-ProbCut table (`fit-probcut`, the shipped command; σ within 15% of the
-//! shipped table's, smaller from 44 empties up) 29.4% (49-148-43). An evaluation
+//! --l2 0.1 --no-tempo-correction`, bands 27-58; 6.57 to 1.90 discs held out) 32.9% (60-142-38);
+//! the first fit with its own Multi-ProbCut table (`fit-probcut`, the shipped command; σ within a
+//! fifth of the shipped table's at 32 to 49 empties and depths 8 to 11, smaller from 44 empties
+//! up) 29.4% (49-148-43). An evaluation
 //! that agrees with NTest's depth-12 values a third better in the middle bands plays no better
 //! in this search: like the exact labels below, closeness to a stronger judge's scores is not
 //! what the games are lost on.
