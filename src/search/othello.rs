@@ -24,11 +24,13 @@
 //! left, 22.78M nodes but 3.72 s; from 8 plies, 22.68M nodes, 3.48 s. Ordering by the
 //! evaluation from 4 plies left ([`ORDER_EVAL_DEPTH`]) 23.03M nodes, from 3 23.29M.
 //!
-//! The table at one ply left (session 48): the probe is the search's largest single cost (17% of
-//! `nboard --probcut 100,5` in a profile at depth 17), but nodes one ply from the horizon that
-//! neither probe nor store (the last ply searched without a table move) took the same time on 60
-//! self-play positions at 44, 38 and 32 empties at depth 16 (1.09-1.11 s against 1.06-1.09 s)
-//! for 11.1-11.4M nodes against 8.4-8.8M. Not kept.
+//! The table at one ply left (session 48): the probe is the search's largest single cost (23% of
+//! `nboard --probcut 100,5` at depth 16 in a profile), but nodes one ply from the horizon that
+//! neither probe nor store (the last ply searched without a table move) save only part of it: on
+//! 60 self-play positions at 44, 38 and 32 empties, depth 16 in 5.91-6.13 s against 6.56-6.61 s
+//! (60.7-61.9M nodes against 50.2M), depth 14 in 2.01 s against 2.05-2.12 s. A few percent of
+//! speed is below what the games at equal time can show (see [`FASTEST_FIRST_DEPTH`]), and the
+//! panels would lose the last ply's probes. Not kept.
 //!
 //! Late move reductions ([`Board::late_move_reduction`]; the board keeps the default, none) were
 //! measured and not kept: a ply less for the fourth move on at nodes with four or more plies left
