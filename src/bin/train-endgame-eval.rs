@@ -119,7 +119,10 @@
 //! --l2 0.1 --no-tempo-correction`, bands 27-58; 6.57 to 1.90 discs held out) 32.9% (60-142-38);
 //! the first fit with its own Multi-ProbCut table (`fit-probcut`, the shipped command; σ within a
 //! fifth of the shipped table's at 32 to 49 empties and depths 8 to 11, smaller from 44 empties
-//! up) 29.4% (49-148-43). An evaluation
+//! up) 29.4% (49-148-43). Nor at equal depth (both at `set depth 12`, the 40-game XOT sets, the
+//! twelve sets of `protocol::nboard::FIXED_DEPTH_PROBCUT`, two matches side by side): the first fit
+//! 45.8% (190-230-60), thinking 3.61 times NTest's time, where the shipped weights scored 47.8%
+//! (201-222-57) at 2.51 times beside it. An evaluation
 //! that agrees with NTest's depth-12 values a third better in the middle bands plays no better
 //! in this search: like the exact labels below, closeness to a stronger judge's scores is not
 //! what the games are lost on.
