@@ -103,29 +103,28 @@
 //!
 //! One standard error of a 240-game score is about 3 points: none of these is better.
 //!
-//! Session 48, the midgame bands fitted to NTest's own search scores (a measurement, not an
-//! asset: weights distilled from another program are not this project's to ship). Positions:
-//! 20,000 games of the default policy (`--games 20000 --data`), 24,000 sampled per band from 27
-//! to 58 empties; each labelled by NTest (`set depth 12`, `hint 1`, over NBoard; a throwaway
-//! script, 14 ms a label, 22 minutes on two cores), the label the mean of its depth-11 and
-//! depth-12 scores. Fitted by `--engine-labels 12 --label-cache` with every label in the cache
-//! (nothing searched), bands 27-54 (55-58 has 779 distinct positions, too few). Held out against
-//! NTest's labels, the fit and the shipped bands miss by (RMS, discs): 27-30 6.64 / 6.57, 31-34
-//! 5.88 / 6.44, 35-38 4.54 / 6.45, 39-42 3.79 / 5.93, 43-46 3.07 / 4.76, 47-50 2.57 / 3.87, 51-54
-//! 2.64 / 3.19. At equal time (NTest at depth 16 against `nboard --move-ms 64` uncapped, the six
-//! 40-game sets above, two matches side by side): 29.2% (52-152-36; 37.5 / 26.2 / 36.2 / 20.0 /
-//! 28.7 / 26.2%) where the shipped weights scored 32.1% (61-147-32; 38.8 / 33.8 / 35.0 / 23.8 /
-//! 32.5 / 28.7%), both thinking 353-354 s against NTest's 358-362 s; fitted gently (`--epochs 5
-//! --l2 0.1 --no-tempo-correction`, bands 27-58; 6.57 to 1.90 discs held out) 32.9% (60-142-38);
-//! the first fit with its own Multi-ProbCut table (`fit-probcut`, the shipped command; σ within a
-//! fifth of the shipped table's at 32 to 49 empties and depths 8 to 11, smaller from 44 empties
-//! up) 29.4% (49-148-43). Nor at equal depth (both at `set depth 12`, the 40-game XOT sets, the
-//! twelve sets of `protocol::nboard::FIXED_DEPTH_PROBCUT`, two matches side by side): the first fit
-//! 45.8% (190-230-60), thinking 3.61 times NTest's time, where the shipped weights scored 47.8%
-//! (201-222-57) at 2.51 times beside it. An evaluation
-//! that agrees with NTest's depth-12 values a third better in the middle bands plays no better
-//! in this search: like the exact labels below, closeness to a stronger judge's scores is not
-//! what the games are lost on.
+//! Session 48, the midgame bands fitted to NTest's own search scores (a measurement, not an asset:
+//! weights distilled from another program are not this project's to ship). Positions: 20,000 games
+//! of the default policy (`--games 20000 --data`), 24,000 sampled per band from 27 to 58 empties;
+//! each labelled by NTest (`set depth 12`, `hint 1`, over NBoard; a throwaway script, 14 ms a
+//! label, 22 minutes on two cores), the label the mean of its depth-11 and depth-12 scores. Fitted
+//! by `--engine-labels 12 --label-cache` with every label in the cache (nothing searched), bands
+//! 27-54 (55-58 has 779 distinct positions, too few). Held out against NTest's labels, the fit and
+//! the shipped bands miss by (RMS, discs): 27-30 6.64 / 6.57, 31-34 5.88 / 6.44, 35-38 4.54 / 6.45,
+//! 39-42 3.79 / 5.93, 43-46 3.07 / 4.76, 47-50 2.57 / 3.87, 51-54 2.64 / 3.19. At equal time (NTest
+//! at depth 16 against `nboard --move-ms 64` uncapped, the six 40-game sets above, two matches side
+//! by side): 29.2% (52-152-36; 37.5 / 26.2 / 36.2 / 20.0 / 28.7 / 26.2%) where the shipped weights
+//! scored 32.1% (61-147-32; 38.8 / 33.8 / 35.0 / 23.8 / 32.5 / 28.7%), both thinking 353-354 s
+//! against NTest's 358-362 s; fitted gently (`--epochs 5 --l2 0.1 --no-tempo-correction`, bands
+//! 27-58; 6.57 to 1.90 discs held out) 32.9% (60-142-38); the first fit with its own Multi-ProbCut
+//! table (`fit-probcut`, the shipped command; σ within a fifth of the shipped table's at 32 to 49
+//! empties and depths 8 to 11, smaller from 44 empties up) 29.4% (49-148-43). Nor at equal depth
+//! (both at `set depth 12`, the 40-game XOT sets, the twelve sets of
+//! `protocol::nboard::FIXED_DEPTH_PROBCUT`, two matches side by side): the first fit 45.8%
+//! (190-230-60), thinking 3.61 times NTest's time, where the shipped weights scored 47.8%
+//! (201-222-57) at 2.51 times beside it. An evaluation that agrees with NTest's depth-12 values a
+//! third better in the middle bands plays no better in this search: like the exact labels below,
+//! closeness to a stronger judge's scores is not what the games are lost on.
 //!
 //! How far the shipped evaluation is from NTest's (a throwaway script, `nboard` against `ntest
 //! x`, both at a set depth, on positions of our equal-time games against NTest, each scored

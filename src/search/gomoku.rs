@@ -885,18 +885,18 @@ pub const FUTILITY: i32 = 130;
 // The evaluation fitted to full-strength Rapfi's own scores of 36,000 positions: 13/48 (see
 // `fit-gomoku-eval`).
 //
-// Session 48 (a new machine, Rapfi built again, `model210901.bin`; 48 games a run, 200 ms a
-// turn). This engine against strength 60: 15/48, 23/48, 20/48 and 15/48 (73/192, 38.0%; G01
-// 1/8 and G02 5/8 in the first two), against full strength 5.5/48 (11.5%); on G01 and G02 alone
-// against strength 60, 6/16 and 6.5/16 (G01 2.5/16, G02 10/16). Identical runs read 31% and 48%:
-// a 48-game run cannot separate changes smaller than about 15 points. Rapfi's classical evaluation takes the mean of its pattern score after the last move
-// and before it (the side to move's view of both) and adds its threat term to that; the same
-// here (a throwaway switch: the live windows and the threat board's cell sums of the position
-// before the last stone, weighed with the same side-to-move weights, averaged with the current
-// ones; tempo and combinations as they are) scored 11-31-1 against this engine (stopped after
-// 43 games) and 7.5/48 against strength 60 (bench 8,952,044 nodes for 9,323,599). The fitted
-// weights price the position as it stands, last stone included; halving the last move's weight
-// without refitting them only blunts what the search sees. Not kept.
+// Session 48 (a new machine, Rapfi built again, `model210901.bin`; 48 games a run, 200 ms a turn).
+// This engine against strength 60: 15/48, 23/48, 20/48 and 15/48 (73/192, 38.0%; G01 1/8 and G02
+// 5/8 in the first two), against full strength 5.5/48 (11.5%); on G01 and G02 alone against
+// strength 60, 6/16 and 6.5/16 (G01 2.5/16, G02 10/16). Identical runs read 31% and 48%: a 48-game
+// run cannot separate changes smaller than about 15 points. Rapfi's classical evaluation takes the
+// mean of its pattern score after the last move and before it (the side to move's view of both) and
+// adds its threat term to that; the same here (a throwaway switch: the live windows and the threat
+// board's cell sums of the position before the last stone, weighed with the same side-to-move
+// weights, averaged with the current ones; tempo and combinations as they are) scored 11-31-1
+// against this engine (stopped after 43 games) and 7.5/48 against strength 60 (bench 8,952,044
+// nodes for 9,323,599). The fitted weights price the position as it stands, last stone included;
+// halving the last move's weight without refitting them only blunts what the search sees. Not kept.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
