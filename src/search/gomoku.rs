@@ -897,6 +897,17 @@ pub const FUTILITY: i32 = 130;
 // against this engine (stopped after 43 games) and 7.5/48 against strength 60 (bench 8,952,044
 // nodes for 9,323,599). The fitted weights price the position as it stands, last stone included;
 // halving the last move's weight without refitting them only blunts what the search sees. Not kept.
+//
+// Session 49: razoring with a threat check, as Rapfi's search has it (its step "razoring with
+// VCF"): a null-window node one or two plies from the horizon, with no threat to answer, whose
+// evaluation plus 70 (one ply) or 100 (two) stays at or below alpha returns that evaluation, or a
+// win if the side to move has a short VCF (the leaf seam's [`hooks`](super::threats::hooks)
+// search). Against strength 60, side by side with this engine (48 games each, 200 ms a turn):
+// 13/48 (27.1%) against 22/48 (45.8%). Not kept. In the 192 games of session 48 against strength
+// 60, whole openings go one way with either colour (G08 16/16, G09 1.5/16, G06 2/16): with G09
+// and this engine as black, all eight games followed nearly the same line, lost by the 29th move.
+// Our first move there changes from run to run at 200 ms (8,9 in all eight games; 11,6, 10,6 or
+// 8,9 from a fresh engine), and at 1 s it is 11,6, Rapfi's own choice at 1 s.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;

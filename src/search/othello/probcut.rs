@@ -152,6 +152,14 @@ impl Table {
     /// The rule for a node with `empties` empties and `depth` plies left: `(shallow depth,
     /// slope, intercept, sigma)`, or `None` if this stage has no fitted rows or the depth is
     /// too shallow.
+    ///
+    /// Beyond the deepest fitted depth the gap stays that row's six plies. Measured and not kept
+    /// (session 49): a gap of four there (the stage's deepest row with that gap, 9 from 5), a
+    /// surer and only slightly dearer prediction (`nboard --probcut 100,5` on the 60 positions
+    /// of [`shallow_depth`]: depth 16 in 7.24 s against 6.94 s, 55.7M nodes against 50.2M; a gap
+    /// of two 10.75 s). At equal time (NTest at depth 16 against `--move-ms 64` uncapped, the six
+    /// 40-game sets of [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), side by side):
+    /// 30.6% (60-153-27) where the six-ply gap scored 34.0% (70-147-23).
     pub fn rule(&self, empties: u32, depth: i32) -> Option<(i32, f32, f32, f32)> {
         if depth < MIN_DEPTH {
             return None;
