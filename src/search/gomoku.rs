@@ -907,7 +907,19 @@ pub const FUTILITY: i32 = 130;
 // 60, whole openings go one way with either colour (G08 16/16, G09 1.5/16, G06 2/16): with G09
 // and this engine as black, all eight games followed nearly the same line, lost by the 29th move.
 // Our first move there changes from run to run at 200 ms (8,9 in all eight games; 11,6, 10,6 or
-// 8,9 from a fresh engine), and at 1 s it is 11,6, Rapfi's own choice at 1 s.
+// 8,9 from a fresh engine), and at 1 s it is 11,6, Rapfi's own choice at 1 s. G06 with this
+// engine as black is the same: 0/14, our first move 6,5 in every game, where our 4 s search and
+// Rapfi's 1 s search choose 9,8. Over the 336 games of this engine against strength 60 in
+// sessions 48-49 (128/336, 38.1%), the openings by our colour, black / white, of 14 games each:
+// G01 3 / 1.5, G02 7 / 10, G03 8 / 6, G04 7 / 2, G05 10.5 / 1, G06 0 / 5, G07 4.5 / 4, G08 13 / 14,
+// G09 0 / 2, G10 5.5 / 5, G11 9.5 / 3, G12 1.5 / 5: the score is made by a few lines lost or won
+// nearly every time. On 60 positions where we move in the first eight plies of those games, our
+// 200 ms move agrees with our 4 s move 60-65% of the time (three runs), at 800 ms 78%; narrower
+// or wider caps and earlier two-ply reductions at 200 ms 53-70%, all within that noise. More
+// depth early in the game is what would pay, and the turn's 200 ms is a hard limit. The root VCT
+// left out (no threes-and-fours search before the alpha-beta search, whose quarter of the turn
+// goes to the search instead): 12.5/48 and 21/48 (34.9%) where this engine scored 22/48, 15.5/48
+// and 17.5/48 (38.2%) beside it. Not kept.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
