@@ -134,6 +134,15 @@
 //! 3.76 / 3.35 / 3.16 / 2.65, and worse where positions are few (55-58 0.90 against 0.78, 59-64
 //! 2.37 against 1.91). The labels, not the shapes, set the floor; not played, not kept.
 //!
+//! Nor deeper labels in the shipped recipe (session 49): `--label-depth 5` (the mean of 5- and
+//! 4-ply searches, 3.5 times the labelling time, 23 minutes in all) fits its own labels about as
+//! closely (held-out 5.19 discs at 27-30 down to 3.03 at 51-54; the shipped bands 5.25 to 3.27 on
+//! the same labels), and at equal time (NTest at depth 16 against `--move-ms 64`, the six 40-game
+//! sets of `BUDGET_SHARES`) scored 30.8% (57-149-34), where the shipped weights scored 34.0%
+//! (70-147-23) the same day; bench 3,583,182 nodes. At depth 12 (both engines, the twelve 40-game
+//! sets of `FIXED_DEPTH_PROBCUT`) 42.1% (178-254-48) at 2.38 times NTest's time, where the shipped
+//! weights scored 47.8% (201-222-57) at 2.51 times in session 48.
+//!
 //! How far the shipped evaluation is from NTest's (a throwaway script, `nboard` against `ntest
 //! x`, both at a set depth, on positions of our equal-time games against NTest, each scored
 //! against its exact value from `xorboard solve`; RMS error and mean bias in discs, side to move):
