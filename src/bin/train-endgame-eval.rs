@@ -143,8 +143,7 @@
 //! sets of `FIXED_DEPTH_PROBCUT`) 42.1% (178-254-48) at 2.38 times NTest's time, where the shipped
 //! weights scored 47.8% (201-222-57) at 2.51 times in session 48. `--label-depth 6` (the mean of
 //! 6- and 5-ply searches, 62 minutes): 31.9% (63-150-27) at equal time on the same six sets;
-//! bench 3,648,762 nodes. Labels searched deeper into the lower bands carry those bands' errors
-//! deeper too; they do not make a stronger midgame.
+//! bench 3,648,762 nodes. Neither depth made a stronger midgame; why is not measured here.
 //!
 //! How far the shipped evaluation is from NTest's (a throwaway script, `nboard` against `ntest
 //! x`, both at a set depth, on positions of our equal-time games against NTest, each scored

@@ -903,9 +903,9 @@ pub const FUTILITY: i32 = 130;
 // evaluation plus 70 (one ply) or 100 (two) stays at or below alpha returns that evaluation, or a
 // win if the side to move has a short VCF (the leaf seam's [`hooks`](super::threats::hooks)
 // search). Against strength 60, side by side with this engine (48 games each, 200 ms a turn):
-// 13/48 (27.1%) against 22/48 (45.8%). Not kept. In the 192 games of session 48 against strength
-// 60, whole openings go one way with either colour (G08 16/16, G09 1.5/16, G06 2/16): with G09
-// and this engine as black, all eight games followed nearly the same line, lost by the 29th move.
+// 13/48 (27.1%) against 22/48 (45.8%). Not kept. Against strength 60 whole openings go one way
+// (the table by opening and colour below): with G09 and this engine as black, the eight games of
+// session 48 followed nearly the same line, each lost within 29 moves after the opening.
 // Our first move there changes from run to run at 200 ms (8,9 in all eight games; 11,6, 10,6 or
 // 8,9 from a fresh engine), and at 1 s it is 11,6, Rapfi's own choice at 1 s. G06 with this
 // engine as black is the same: 0/14, our first move 6,5 in every game, where our 4 s search and
