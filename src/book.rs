@@ -6,9 +6,15 @@
 //! or mirrored move order finds the same entry: `f5d6c3d3c4` and `f5d6c4d3c3` are both the Tiger,
 //! and so is `e6f4c3c4d3`. Each entry keeps the name of the opening whose *final* position it is
 //! (if any) and the book replies, stored in the canonical orientation and mapped back on lookup.
+//!
+//! [`GomokuBook`] is the Gomoku engine's book, keyed the same way: one reply per position, the
+//! engine's own long search of it (`assets/gomoku-book.txt`, built by the `build-gomoku-book`
+//! binary from the Gomocup freestyle openings). Piskvork managers rotate and mirror those
+//! openings at random; the canonical key finds the entry in any orientation.
 
 use ahash::AHashMap;
 
+use crate::game::gomoku::{Gomoku, Rule};
 use crate::game::othello::Othello;
 use crate::game::symmetry::Symmetric;
 use crate::game::{Game, Move, play_line};
@@ -128,6 +134,73 @@ impl Book {
     }
 }
 
+/// The Gomoku book: one reply per position, for 15×15 freestyle, by canonical position key.
+#[derive(Clone, Debug, Default)]
+pub struct GomokuBook {
+    /// The reply by canonical key, in the canonical orientation.
+    entries: AHashMap<u64, Move>,
+}
+
+/// The board size and rule the Gomoku book is built for.
+pub const GOMOKU_BOOK_SIZE: usize = 15;
+
+impl GomokuBook {
+    /// The book of `assets/gomoku-book.txt` for the given keys.
+    pub fn freestyle(keys: &'static Keys) -> GomokuBook {
+        Self::parse(include_str!("../assets/gomoku-book.txt"), keys)
+            .expect("assets/gomoku-book.txt is well formed")
+    }
+
+    /// Parse a book: lines `<moves in play order, black first> -> <reply>`, moves as 0-based
+    /// Piskvork `x,y` on 15×15; `#` starts a comment. A bad line gives a one-line error naming
+    /// it. A position listed twice keeps its first reply.
+    pub fn parse(text: &str, keys: &'static Keys) -> Result<GomokuBook, String> {
+        let mut entries = AHashMap::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = |e: String| format!("gomoku book line {}: {e}", n + 1);
+            let Some((moves, reply)) = line.split_once("->") else {
+                return Err(at("expected '<moves> -> <reply>'".into()));
+            };
+            let mut g = Symmetric::new(Gomoku::new(GOMOKU_BOOK_SIZE, Rule::Freestyle, keys));
+            for text in moves.split_whitespace() {
+                let mv =
+                    crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, text).map_err(at)?;
+                g.check_move(mv).map_err(|e| at(format!("'{text}': {e}")))?;
+                g.play(mv);
+            }
+            let reply_text = reply.trim();
+            let mv =
+                crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, reply_text).map_err(at)?;
+            g.check_move(mv)
+                .map_err(|e| at(format!("reply '{reply_text}': {e}")))?;
+            entries.entry(g.tt_key()).or_insert(g.move_to_tt(mv));
+        }
+        Ok(GomokuBook { entries })
+    }
+
+    /// Number of positions (up to symmetry) with a reply.
+    pub fn positions(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The book reply in this position, in its orientation: only on a 15×15 freestyle board
+    /// (what the book was searched for), whatever the move order, rotation or mirror.
+    pub fn reply(&self, game: &Gomoku) -> Option<Move> {
+        if game.size() != GOMOKU_BOOK_SIZE || game.rule() != Rule::Freestyle {
+            return None;
+        }
+        let g = Symmetric::new(game.clone());
+        let stored = *self.entries.get(&g.tt_key())?;
+        g.all_moves_from_tt(stored)
+            .into_iter()
+            .find(|&m| game.is_legal(m))
+    }
+}
+
 /// Play a transcript (for tests and tools); a bad move gives the usual one-line error.
 pub fn othello_after(transcript: &str, keys: &'static Keys) -> Result<Othello, String> {
     let mut g = Othello::new(keys);
@@ -180,6 +253,50 @@ mod tests {
             assert!(g.is_legal(m));
         }
         assert!(!b.replies(&g).is_empty());
+    }
+
+    #[test]
+    fn gomoku_book_finds_its_positions_in_any_orientation() {
+        let book = GomokuBook::freestyle(keys());
+        assert!(
+            book.positions() >= 24,
+            "two colours of twelve openings at least"
+        );
+        let line = "7,7 7,6 7,5 8,5 8,3";
+        let text = format!("{line} -> 6,4");
+        let small = GomokuBook::parse(&text, keys()).unwrap();
+        let play = |moves: &[(usize, usize)]| {
+            let mut g = Gomoku::new(15, Rule::Freestyle, keys());
+            for &(x, y) in moves {
+                g.play(Move::at(y * 15 + x));
+            }
+            g
+        };
+        let moves = [(7, 7), (7, 6), (7, 5), (8, 5), (8, 3)];
+        assert_eq!(small.reply(&play(&moves)), Some(Move::at(4 * 15 + 6)));
+        // Mirrored left-right (x -> 14 - x), black's stones in another order.
+        let mirrored = [(7, 7), (7, 6), (6, 3), (6, 5), (7, 5)];
+        assert_eq!(small.reply(&play(&mirrored)), Some(Move::at(4 * 15 + 8)));
+        // Not a book position, not the book's board size or rule.
+        assert_eq!(small.reply(&play(&moves[..4])), None);
+        let mut g = Gomoku::new(15, Rule::Exact5, keys());
+        for &(x, y) in &moves {
+            g.play(Move::at(y * 15 + x));
+        }
+        assert_eq!(small.reply(&g), None);
+    }
+
+    #[test]
+    fn bad_gomoku_books_give_one_line_errors() {
+        for (text, what) in [
+            ("7,7 7,6 6,6", "expected"),
+            ("7,7 7,7 -> 6,6", "line 1"),
+            ("# fine\n7,7 -> 15,0", "line 2"),
+            ("7,7 -> 7,7", "reply"),
+        ] {
+            let e = GomokuBook::parse(text, keys()).unwrap_err();
+            assert!(e.contains(what) && !e.contains('\n'), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -12,9 +12,10 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
-use xorboard::book::Book;
+use xorboard::book::{Book, GomokuBook};
 use xorboard::engine::Report;
 use xorboard::engine::compare::{self as lab, Job, Outcome, Plan, Store};
+use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::othello::Othello;
 use xorboard::game::{AnyGame, GameSpec};
 use xorboard::game::{Game, GameKind, Move, Side};
@@ -989,10 +990,37 @@ fn b_toggles_the_book() {
     command(&mut app, "book sometimes");
     assert!(error(&app).is_some());
     assert!(!app.settings.book);
-    // Gomoku: accepted, but it has no book.
+    // Gomoku: its book answers after the Gomocup openings.
     let mut app = app_with(Human::Both, GameKind::Gomoku);
     ch(&mut app, 'b');
-    assert!(message(&app).contains("Othello only"));
+    assert!(message(&app).contains("Gomocup"), "{}", message(&app));
+}
+
+#[test]
+fn the_gomoku_engine_answers_a_gomocup_opening_from_its_book() {
+    let keys = Keys::default_keys();
+    let book = GomokuBook::freestyle(keys);
+    let mut app = App::new(Settings {
+        book: true,
+        ..settings(Human::Both, GameKind::Gomoku)
+    })
+    .unwrap();
+    // Gomocup opening G03, turned a quarter (x,y -> 14-y,x): the book knows it in any
+    // orientation.
+    let mut g = Gomoku::new(15, Rule::Freestyle, keys);
+    for (x, y) in [(7, 7), (7, 6), (9, 5), (8, 6), (7, 4)] {
+        let mv = Move::at(x * 15 + (14 - y));
+        let name = app.game.name(mv);
+        command(&mut app, &name);
+        g.play(mv);
+    }
+    assert_eq!(app.game.history().len(), 5);
+    let reply = book.reply(&g).expect("G03 is in the book");
+    command(&mut app, "engine");
+    assert_eq!(app.game.history().len(), 6, "answered at once, no search");
+    assert_eq!(app.game.history()[5], reply);
+    assert!(!app.thinking());
+    assert!(message(&app).contains("from the book"), "{}", message(&app));
 }
 
 #[test]

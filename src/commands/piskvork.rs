@@ -4,6 +4,7 @@
 use clap::Args;
 
 use super::{CommandError, CommandResult};
+use crate::book::GomokuBook;
 use crate::protocol::piskvork::Piskvork;
 use crate::protocol::{self, EngineThinker};
 use crate::tt::Policy;
@@ -21,10 +22,16 @@ pub struct PiskvorkArgs {
     /// thread_num` may change it.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
+    /// Always search: leave out the opening book (`assets/gomoku-book.txt`, the engine's own
+    /// long searches after the Gomocup freestyle openings, used on 15×15 freestyle boards).
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 pub fn run(args: &PiskvorkArgs) -> CommandResult {
-    let mut session = Piskvork::new(Keys::default_keys(), args.hash as usize);
+    let keys = Keys::default_keys();
+    let book = (!args.no_book).then(|| std::sync::Arc::new(GomokuBook::freestyle(keys)));
+    let mut session = Piskvork::new(keys, args.hash as usize).with_book(book);
     // Started at `INFO max_memory` or the first move, so the table fits the memory allowed.
     let mut thinker = EngineThinker::lazy(args.hash as usize, args.policy);
     protocol::Thinker::set_threads(&mut thinker, args.threads as usize);

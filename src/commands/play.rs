@@ -33,7 +33,8 @@ pub struct PlayArgs {
     /// Bits of the key an entry must match to count as a hit (8–64; fewer gives false matches).
     #[arg(long, default_value_t = 64, value_parser = parse_bits)]
     pub check_bits: u32,
-    /// Let the engine play replies from the named Othello openings (toggle with b).
+    /// Let the engine play book replies: the named Othello openings, and in Gomoku its own long
+    /// searches after the Gomocup openings (toggle with b).
     #[arg(long)]
     pub book: bool,
     /// Start from the game in this file (.ggf, .psq, .rif.txt, or an Othello transcript).

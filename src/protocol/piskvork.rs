@@ -19,7 +19,9 @@
 //!
 //! A command that cannot be honoured gets `ERROR <what and why>` and changes nothing. Problems
 //! with `INFO` values are reported as `MESSAGE` lines just before the next answer, as the protocol
-//! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV.
+//! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV,
+//! or `MESSAGE <side> book move` when the opening book ([`GomokuBook`], given by
+//! [`Piskvork::with_book`]) knows the position: then it answers at once, without a search.
 //!
 //! Time: a turn's clock starts when the command line arrives (for a position, the `BOARD` line). The search gets
 //! `min(0.93·timeout_turn − margin, time_left / 20)` (at least 5 ms; the margin is a twentieth of
@@ -28,9 +30,11 @@
 //! machine: answers measured by the referee took at most ~195 ms); `timeout_turn 0` means as fast as possible (20 ms). Memory: the
 //! hash table gets `max_memory − 24 MiB`, at most the `--hash` size.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Arrival, Effect, SearchInfo, SearchRequest, Session, command_word, excerpt};
+use crate::book::GomokuBook;
 use crate::game::AnyGame;
 use crate::game::gomoku::{Gomoku, MAX_SIZE, MIN_SIZE, Rule};
 use crate::game::notation::{parse_piskvork, to_piskvork};
@@ -90,6 +94,8 @@ pub struct Piskvork {
     deferred: Vec<String>,
     next_id: u64,
     task: Option<Task>,
+    /// The opening book answering known positions at once (`--no-book` leaves it out).
+    book: Option<Arc<GomokuBook>>,
 }
 
 /// The part of the state a refused line must not change (for tests).
@@ -126,7 +132,14 @@ impl Piskvork {
             deferred: Vec::new(),
             next_id: 1,
             task: None,
+            book: None,
         }
+    }
+
+    /// Answer the positions of `book` from it, without a search.
+    pub fn with_book(mut self, book: Option<Arc<GomokuBook>>) -> Piskvork {
+        self.book = book;
+        self
     }
 
     /// The current game, after `START`.
@@ -285,6 +298,18 @@ impl Piskvork {
         self.answer(["OK".to_string()])
     }
 
+    /// Play `mv` (chosen and legal) in `position`, which becomes the game, and send it after
+    /// `message`.
+    fn reply(&mut self, position: &Gomoku, mv: Move, message: String) -> Vec<Effect> {
+        let Some((x, y)) = to_piskvork(position.size(), mv) else {
+            return self.error("no free field to play".into());
+        };
+        let mut game = position.clone();
+        game.play(mv);
+        self.game = Some(game);
+        self.answer([message, format!("{x},{y}")])
+    }
+
     /// Start thinking about the current position (the turn began at `at`).
     fn think(&mut self, at: Instant) -> Vec<Effect> {
         let Some(game) = self.game.clone() else {
@@ -295,6 +320,12 @@ impl Piskvork {
         }
         if chosen_move(&game, &self.blocked, None).is_none() {
             return self.error("no free field to play".into());
+        }
+        if let Some(mv) = self.book.as_ref().and_then(|b| b.reply(&game))
+            && chosen_move(&game, &self.blocked, Some(mv)) == Some(mv)
+        {
+            let side = side_name(&game);
+            return self.reply(&game, mv, format!("MESSAGE {side} book move"));
         }
         let budget = self.budget();
         let spent = at.elapsed();
@@ -501,6 +532,14 @@ pub fn position(
     Ok(g)
 }
 
+/// The side to move's name, for `MESSAGE` lines.
+fn side_name(game: &Gomoku) -> &'static str {
+    match game.side_to_move() {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
 /// The move to play: the engine's best if it is legal and not blocked; else the free,
 /// unblocked field nearest the centre.
 fn chosen_move(game: &Gomoku, blocked: &[usize], best: Option<Move>) -> Option<Move> {
@@ -579,20 +618,12 @@ impl Session for Piskvork {
             return self.error("no free field to play".into());
         };
         let size = task.position.size();
-        let Some((x, y)) = to_piskvork(size, mv) else {
-            return self.error("no free field to play".into());
-        };
-        let mut game = task.position.clone();
-        game.play(mv);
         let pv: Vec<String> = info
             .pv
             .iter()
             .filter_map(|&m| to_piskvork(size, m).map(|(x, y)| format!("{x},{y}")))
             .collect();
-        let side = match task.position.side_to_move() {
-            Side::Black => "black",
-            Side::White => "white",
-        };
+        let side = side_name(&task.position);
         let message = format!(
             "MESSAGE {side} depth {} score {} nodes {} time {} ms pv {}",
             info.depth,
@@ -605,8 +636,7 @@ impl Session for Piskvork {
                 pv.join(" ")
             }
         );
-        self.game = Some(game);
-        self.answer([message, format!("{x},{y}")])
+        self.reply(&task.position, mv, message)
     }
 
     fn searching(&self) -> Option<u64> {
@@ -699,6 +729,33 @@ mod tests {
         assert_ne!(reply, "2,2");
         assert_ne!(reply, "1,1");
         assert!(parse_piskvork(5, reply).is_ok(), "{reply}");
+    }
+
+    #[test]
+    fn book_positions_are_answered_without_a_search() {
+        let keys = Keys::default_keys();
+        let book = GomokuBook::parse("7,7 7,6 -> 6,6", keys).unwrap();
+        let now = Instant::now();
+        // The book position turned a quarter (x,y -> 14-y,x), our stone being black.
+        let board = ["BOARD", "7,7,1", "8,7,2", "DONE"];
+        let mut s = Piskvork::new(keys, 8).with_book(Some(Arc::new(book)));
+        s.line("START 15", now);
+        let mut out = Vec::new();
+        for l in board {
+            out = sent(&s.line(l, now));
+        }
+        assert_eq!(out, ["MESSAGE black book move", "8,6"]);
+        assert_eq!(s.game().unwrap().stones(), 3, "the book move is played");
+        // Without the book, and on another board size, the engine searches.
+        for (size, book) in [(15, None), (17, s.book.clone())] {
+            let mut s = Piskvork::new(keys, 8).with_book(book);
+            s.line(&format!("START {size}"), now);
+            let mut e = Vec::new();
+            for l in board {
+                e = s.line(l, now);
+            }
+            assert!(matches!(e.as_slice(), [Effect::Search(_)]), "{e:?}");
+        }
     }
 
     #[test]

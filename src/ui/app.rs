@@ -17,7 +17,7 @@
 //!
 //! Split along its seams: `settings` (what the person chose), `play` (moves, undo, new games,
 //! when the engine moves), `engine_link` (searches by id, reports, the table's settings),
-//! `files` (save, load, the kept game), `book` (the Othello opening book) and `study` (the
+//! `files` (save, load, the kept game), `book` (the opening books) and `study` (the
 //! lesson, step-through and comparison screens, whose state lives in their [`Mode`] variant).
 
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ use super::search::{Activity, BookMove, SearchView};
 use super::step::StepView;
 use super::tt::TtView;
 use super::view::Tab;
-use crate::book::Book;
+use crate::book::{Book, GomokuBook};
 use crate::engine::compare::{self as lab, Plan};
 use crate::engine::{Engine, Report};
 use crate::error::Error as CommandError;
@@ -178,6 +178,8 @@ pub struct App {
     pending: Option<Pending>,
     /// The Othello opening book (by symmetric hash), built for the game's keys.
     book: Option<(u64, Book)>,
+    /// The Gomoku book (the engine's own searches after the Gomocup openings), likewise.
+    gomoku_book: Option<(u64, GomokuBook)>,
     /// The game `n`, `g` or `:game` replaced (with its redo list and settings), for `u` to
     /// bring back until the person moves in the new one.
     discarded: Option<Discarded>,
@@ -243,6 +245,7 @@ impl App {
             next_id: 1,
             pending: None,
             book: None,
+            gomoku_book: None,
             discarded: None,
             history: Vec::new(),
         };

@@ -1,5 +1,7 @@
-//! The Othello opening book: the engine plays a book reply while the game follows a named
-//! opening (`b`), and the Search panel names the opening.
+//! The opening books (`b`): in Othello the engine plays a book reply while the game follows a
+//! named opening, and the Search panel names the opening; in Gomoku (15×15 freestyle) it
+//! answers the positions after the Gomocup openings from its own long searches
+//! ([`GomokuBook`]).
 
 use super::*;
 
@@ -9,12 +11,15 @@ impl App {
         if !on {
             return self.info("opening book off: the engine searches every move");
         }
-        if self.game.kind() != GameKind::Othello {
-            return self.info("opening book on (Othello only: Gomoku has no book here)");
+        if self.game.kind() == GameKind::Othello {
+            self.info(
+                "opening book on: the engine plays a book reply while the game follows a named opening",
+            );
+        } else {
+            self.info(
+                "opening book on: after a Gomocup opening (15×15 freestyle) the engine answers from its own long searches",
+            );
         }
-        self.info(
-            "opening book on: the engine plays a book reply while the game follows a named opening",
-        );
         if self.search_purpose() == Some(Purpose::Move) && self.book_move().is_some() {
             self.cancel_search();
         }
@@ -37,16 +42,35 @@ impl App {
         self.book.as_ref().map(|(_, b)| b)
     }
 
-    /// A book reply for the side to move (chosen at random among the book's), and how many
-    /// there were; `None` with the book off, outside Othello or off the book.
+    /// The Gomoku book, built for the game's keys when first needed.
+    fn gomoku_book(&mut self) -> Option<&GomokuBook> {
+        let AnyGame::Gomoku(g) = &self.game else {
+            return None;
+        };
+        let keys = g.keys();
+        if self
+            .gomoku_book
+            .as_ref()
+            .is_none_or(|(seed, _)| *seed != keys.seed)
+        {
+            self.gomoku_book = Some((keys.seed, GomokuBook::freestyle(keys)));
+        }
+        self.gomoku_book.as_ref().map(|(_, b)| b)
+    }
+
+    /// A book reply for the side to move (in Othello chosen at random among the book's), and
+    /// how many there were; `None` with the book off or off the book.
     pub(super) fn book_move(&mut self) -> Option<(Move, usize)> {
         if !self.settings.book {
             return None;
         }
-        let AnyGame::Othello(g) = &self.game else {
-            return None;
+        let g = match &self.game {
+            AnyGame::Othello(g) => g.clone(),
+            AnyGame::Gomoku(g) => {
+                let g = g.clone();
+                return self.gomoku_book()?.reply(&g).map(|m| (m, 1));
+            }
         };
-        let g = g.clone();
         let replies = self.book()?.replies(&g);
         if replies.is_empty() {
             return None;
@@ -69,8 +93,13 @@ impl App {
                     choices,
                     opening: self.opening.clone(),
                 });
+                let of = if choices > 1 {
+                    format!(" (one of {choices} book replies)")
+                } else {
+                    String::new()
+                };
                 self.info(format!(
-                    "engine {} played {name} from the book (one of {choices} book replies)",
+                    "engine {} played {name} from the book{of}",
                     stone_glyph(side)
                 ));
                 self.after_position_change();
