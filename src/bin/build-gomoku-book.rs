@@ -10,20 +10,20 @@
 //! - where the engine is to move, one search of `--nodes` nodes (default 4,000,000, about five
 //!   seconds of one thread; a fresh table for every search) gives the book move;
 //! - where the opponent is to move, the replies followed are the engine's own choices there at
-//!   a 25th, a 5th and all of `--nodes` (the distinct ones, one to three): the replies a
-//!   strong opponent is likely to play, as this engine sees them.
+//!   a 100th, a 25th, a 5th and all of `--nodes` (the distinct ones, one to four): the replies
+//!   a strong opponent is likely to play, as this engine sees them.
 //!
 //! Node budgets make the book reproducible: the same arguments give the same file, whatever
 //! `--jobs` is. Lines are `<moves in play order> -> <reply>` in 0-based Piskvork coordinates.
 //!
 //! Measured (session 50) against Rapfi classical at strength 60, 200 ms a turn, the twelve
-//! openings both ways (96-game runs): with this book (79 positions) the engine scored 42.5 and
-//! 42.5 (85/192, 44.3%), where the same engine without a book (`--no-book`) scored 18/48, 30.5,
-//! 41 and 33 (122.5/336, 36.5%) in the same session, in runs beside the book's. A throwaway
-//! book of the same recipe from five-second searches (timed, so the replies followed varied
-//! more: 104 positions) scored 46, 43 and 50.5 (139.5/288, 48.4%). By opening, this book against
-//! no book (16 and 20 games): G08 15 / 13.5, G10 14 / 7, G04 11 / 7.5, but G01 1 / 4.5 and G03
-//! 4.5 / 11.
+//! openings both ways (96-game runs): with this book (92 positions) the engine scored 42 and 47
+//! (89/192, 46.4%); with the same recipe following three replies (a 25th, a 5th and all of the
+//! nodes: 79 positions) 42.5 and 42.5 (44.3%); without a book (`--no-book`) 18/48, 30.5, 41 and
+//! 33 (122.5/336, 36.5%), all in the same session, two runs side by side. A throwaway book of
+//! the three-reply recipe from timed five-second searches (the replies followed varied more:
+//! 104 positions) scored 46, 43 and 50.5 (139.5/288, 48.4%). By opening, this book against no
+//! book (16 and 20 games): G08 14 / 13.5, G10 10 / 7, G04 12 / 7.5, G01 4.5 / 4.5, G03 8.5 / 11.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -186,7 +186,12 @@ impl Builder {
 
     fn opponent(&mut self, moves: Vec<Move>, plies: u32) {
         let mut replies: Vec<Move> = Vec::new();
-        for nodes in [self.nodes / 25, self.nodes / 5, self.nodes] {
+        for nodes in [
+            self.nodes / 100,
+            self.nodes / 25,
+            self.nodes / 5,
+            self.nodes,
+        ] {
             if let Some(r) = self.best(&moves, nodes)
                 && !replies.contains(&r)
             {

@@ -31,15 +31,7 @@ impl App {
         let AnyGame::Othello(g) = &self.game else {
             return None;
         };
-        let keys = g.keys();
-        if self
-            .book
-            .as_ref()
-            .is_none_or(|(seed, _)| *seed != keys.seed)
-        {
-            self.book = Some((keys.seed, Book::othello(keys)));
-        }
-        self.book.as_ref().map(|(_, b)| b)
+        Some(built_for(&mut self.book, g.keys(), Book::othello))
     }
 
     /// The Gomoku book, built for the game's keys when first needed.
@@ -47,15 +39,11 @@ impl App {
         let AnyGame::Gomoku(g) = &self.game else {
             return None;
         };
-        let keys = g.keys();
-        if self
-            .gomoku_book
-            .as_ref()
-            .is_none_or(|(seed, _)| *seed != keys.seed)
-        {
-            self.gomoku_book = Some((keys.seed, GomokuBook::freestyle(keys)));
-        }
-        self.gomoku_book.as_ref().map(|(_, b)| b)
+        Some(built_for(
+            &mut self.gomoku_book,
+            g.keys(),
+            GomokuBook::freestyle,
+        ))
     }
 
     /// A book reply for the side to move (in Othello chosen at random among the book's), and
@@ -119,4 +107,17 @@ impl App {
             _ => None,
         };
     }
+}
+
+/// The book in `slot`, built again by `build` when it is missing or was built for other keys
+/// (books are keyed by Zobrist hashes, so by the keys' seed).
+fn built_for<'a, B>(
+    slot: &'a mut Option<(u64, B)>,
+    keys: &'static Keys,
+    build: fn(&'static Keys) -> B,
+) -> &'a B {
+    if slot.as_ref().is_none_or(|(seed, _)| *seed != keys.seed) {
+        *slot = Some((keys.seed, build(keys)));
+    }
+    &slot.as_ref().expect("just built").1
 }
