@@ -1021,6 +1021,8 @@ fn the_gomoku_engine_answers_a_gomocup_opening_from_its_book() {
     assert_eq!(app.game.history()[5], reply);
     assert!(!app.thinking());
     assert!(message(&app).contains("from the book"), "{}", message(&app));
+    let text = screen(&app, 160, 48);
+    assert!(text.contains("the book's one reply"), "{text}");
 }
 
 #[test]

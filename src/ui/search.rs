@@ -201,19 +201,18 @@ pub fn render(view: &SearchView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     let v = |t: String| Span::styled(t, theme.value);
     let mut lines = Vec::new();
     if let (Some(b), 0) = (&view.book, view.reports) {
-        lines.push(Line::from(vec![
+        let mut first = vec![
             l("source "),
             Span::styled("book", theme.good),
             l("  move "),
             v(format!("{} {}", stone_glyph(b.side), b.mv)),
-            l("  one of "),
-            v(b.choices.to_string()),
-            l(if b.choices == 1 {
-                " book reply"
-            } else {
-                " book replies"
-            }),
-        ]));
+        ];
+        if b.choices == 1 {
+            first.push(l("  the book's one reply"));
+        } else {
+            first.extend([l("  one of "), v(b.choices.to_string()), l(" book replies")]);
+        }
+        lines.push(Line::from(first));
         lines.push(Line::from(vec![
             l("opening "),
             v(b.opening.clone().unwrap_or_else(|| "–".into())),
