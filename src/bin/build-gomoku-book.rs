@@ -24,6 +24,7 @@
 //! the three-reply recipe from timed five-second searches (the replies followed varied more:
 //! 104 positions) scored 46, 43 and 50.5 (139.5/288, 48.4%). By opening, this book against no
 //! book (16 and 20 games): G08 14 / 13.5, G10 10 / 7, G04 12 / 7.5, G01 4.5 / 4.5, G03 8.5 / 11.
+//! Against full strength, side by side: 7.5/48 with this book, 6/48 without.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
