@@ -165,13 +165,7 @@ impl GomokuBook {
             let Some((moves, reply)) = line.split_once("->") else {
                 return Err(at("expected '<moves> -> <reply>'".into()));
             };
-            let mut g = Symmetric::new(Gomoku::new(GOMOKU_BOOK_SIZE, Rule::Freestyle, keys));
-            for text in moves.split_whitespace() {
-                let mv =
-                    crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, text).map_err(at)?;
-                g.check_move(mv).map_err(|e| at(format!("'{text}': {e}")))?;
-                g.play(mv);
-            }
+            let g = Symmetric::new(gomoku_after(moves, keys).map_err(at)?);
             let reply_text = reply.trim();
             let mv =
                 crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, reply_text).map_err(at)?;
@@ -199,6 +193,18 @@ impl GomokuBook {
             .into_iter()
             .find(|&m| game.is_legal(m))
     }
+}
+
+/// Play Gomoku moves (0-based Piskvork `x,y`, whitespace-separated, black first) on an empty
+/// 15×15 freestyle board, the book's; a bad or illegal move gives a one-line error naming it.
+pub fn gomoku_after(moves: &str, keys: &'static Keys) -> Result<Gomoku, String> {
+    let mut g = Gomoku::new(GOMOKU_BOOK_SIZE, Rule::Freestyle, keys);
+    for text in moves.split_whitespace() {
+        let mv = crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, text)?;
+        g.check_move(mv).map_err(|e| format!("'{text}': {e}"))?;
+        g.play(mv);
+    }
+    Ok(g)
 }
 
 /// Play a transcript (for tests and tools); a bad move gives the usual one-line error.

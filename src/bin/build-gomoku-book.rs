@@ -30,8 +30,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
-use xorboard::game::gomoku::{Gomoku, Rule};
-use xorboard::game::notation::{parse_piskvork, to_piskvork};
+use xorboard::book::gomoku_after;
+use xorboard::game::gomoku::Gomoku;
+use xorboard::game::notation::to_piskvork;
 use xorboard::game::{Game, Move};
 use xorboard::search::{Limits, Searcher};
 use xorboard::tt::{Policy, Table};
@@ -84,8 +85,8 @@ fn main() {
                         lines: Vec::new(),
                     };
                     // The engine to move at the opening, then the opponent.
-                    builder.own(opening.clone(), args.plies);
-                    builder.opponent(opening.clone(), args.plies);
+                    builder.own(opening, args.plies);
+                    builder.opponent(opening, args.plies);
                     eprintln!("opening {}: {} book moves", i + 1, builder.lines.len());
                     done.lock().expect("no panics").push((i, builder.lines));
                 }
@@ -99,14 +100,9 @@ fn main() {
          # <moves in play order, black first> -> <the engine's reply>, 0-based Piskvork x,y.\n",
         args.openings, args.nodes, args.plies
     );
-    let mut seen = std::collections::HashSet::new();
-    for (_, lines) in done {
-        for l in lines {
-            if seen.insert(l.clone()) {
-                text.push_str(&l);
-                text.push('\n');
-            }
-        }
+    for line in done.into_iter().flat_map(|(_, lines)| lines) {
+        text.push_str(&line);
+        text.push('\n');
     }
     match &args.out {
         Some(path) => {
@@ -119,24 +115,17 @@ fn main() {
     }
 }
 
-fn read_openings(path: &str) -> Result<Vec<Vec<Move>>, String> {
+fn read_openings(path: &str) -> Result<Vec<Gomoku>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
+        if !line.is_empty() {
+            out.push(
+                gomoku_after(line, Keys::default_keys())
+                    .map_err(|e| format!("{path} line {}: {e}", n + 1))?,
+            );
         }
-        let mut g = Gomoku::new(SIZE, Rule::Freestyle, Keys::default_keys());
-        let mut moves = Vec::new();
-        for t in line.split_whitespace() {
-            let mv = parse_piskvork(SIZE, t).map_err(|e| format!("{path} line {}: {e}", n + 1))?;
-            g.check_move(mv)
-                .map_err(|e| format!("{path} line {} '{t}': {e}", n + 1))?;
-            g.play(mv);
-            moves.push(mv);
-        }
-        out.push(moves);
     }
     Ok(out)
 }
@@ -147,13 +136,9 @@ struct Builder {
 }
 
 impl Builder {
-    /// The engine's move after `moves` with `nodes` nodes (a fresh table, one thread).
-    fn best(&self, moves: &[Move], nodes: u64) -> Option<Move> {
-        let mut g = Gomoku::new(SIZE, Rule::Freestyle, Keys::default_keys());
-        for &m in moves {
-            g.play(m);
-        }
-        if g.outcome().is_some() {
+    /// The engine's move in `game` with `nodes` nodes (a fresh table, one thread).
+    fn best(&self, game: &Gomoku, nodes: u64) -> Option<Move> {
+        if game.outcome().is_some() {
             return None;
         }
         let table = Arc::new(Table::new(64, Policy::TwoTier, 64));
@@ -163,29 +148,29 @@ impl Builder {
             ..Limits::default()
         };
         searcher
-            .search(&g, &limits, &AtomicBool::new(false), &mut |_| {})
+            .search(game, &limits, &AtomicBool::new(false), &mut |_| {})
             .best
     }
 
-    fn own(&mut self, moves: Vec<Move>, plies: u32) {
-        let Some(mv) = self.best(&moves, self.nodes) else {
+    fn own(&mut self, game: &Gomoku, plies: u32) {
+        let Some(mv) = self.best(game, self.nodes) else {
             return;
         };
         let text = |m: &Move| to_piskvork(SIZE, *m).map(|(x, y)| format!("{x},{y}"));
-        let line: Vec<String> = moves.iter().filter_map(text).collect();
+        let line: Vec<String> = game.history().iter().filter_map(text).collect();
         self.lines.push(format!(
             "{} -> {}",
             line.join(" "),
             text(&mv).unwrap_or_default()
         ));
         if plies > 1 {
-            let mut next = moves;
-            next.push(mv);
-            self.opponent(next, plies - 1);
+            let mut next = game.clone();
+            next.play(mv);
+            self.opponent(&next, plies - 1);
         }
     }
 
-    fn opponent(&mut self, moves: Vec<Move>, plies: u32) {
+    fn opponent(&mut self, game: &Gomoku, plies: u32) {
         let mut replies: Vec<Move> = Vec::new();
         for nodes in [
             self.nodes / 100,
@@ -193,16 +178,16 @@ impl Builder {
             self.nodes / 5,
             self.nodes,
         ] {
-            if let Some(r) = self.best(&moves, nodes)
+            if let Some(r) = self.best(game, nodes)
                 && !replies.contains(&r)
             {
                 replies.push(r);
             }
         }
         for r in replies {
-            let mut next = moves.clone();
-            next.push(r);
-            self.own(next, plies);
+            let mut next = game.clone();
+            next.play(r);
+            self.own(&next, plies);
         }
     }
 }

@@ -275,18 +275,12 @@ fn gomoku_openings(g: &Gomoku, args: &SelfplayArgs) -> Result<Vec<Vec<String>>, 
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(|l| {
-                l.split('#')
-                    .next()
-                    .unwrap_or("")
-                    .split_whitespace()
-                    .map(|xy| {
-                        crate::game::notation::parse_piskvork(size, xy)
-                            .map(|m| g.move_name(m))
-                            .map_err(CommandError)
-                    })
-                    .collect::<Result<Vec<_>, _>>()
+                let opening =
+                    crate::book::gomoku_after(l.split('#').next().unwrap_or(""), g.keys())
+                        .map_err(CommandError)?;
+                Ok(opening.history().iter().map(|&m| g.move_name(m)).collect())
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, CommandError>>()?;
         return Ok((0..n).map(|i| list[i % list.len()].clone()).collect());
     }
     let c = size / 2;
