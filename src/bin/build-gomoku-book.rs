@@ -25,6 +25,17 @@
 //! 104 positions) scored 46, 43 and 50.5 (139.5/288, 48.4%). By opening, this book against no
 //! book (16 and 20 games): G08 14 / 13.5, G10 10 / 7, G04 12 / 7.5, G01 4.5 / 4.5, G03 8.5 / 11.
 //! Against full strength, side by side: 7.5/48 with this book, 6/48 without.
+//!
+//! Session 51, two recipes measured against the same opponent (96-game runs) and not kept: the
+//! engine's next three moves (`--plies 3`, 197 positions) 42/96, where this book, run beside
+//! it, scored 42/96 too; the opponent's replies as the engine's best three (the best, then the
+//! best with it left out of the root, then with both; a quarter of the nodes for the second
+//! and third; `--plies 2`, 192 positions) 42.5 and 45.5 (88/192, 45.8%). The second reaches the
+//! book's second move more often when the opponent moves first (69% of those games against 56%)
+//! but scores the same. Lines lost every time are lost later: after G09 with this engine as
+//! white, every game of those runs followed the same 12 plies (book moves 9,8 and 8,8) and was
+//! lost by the 32nd, where full-strength Rapfi (1 s a position) reads our moves as drifting by
+//! 100 to 250 points from the 13th on.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
