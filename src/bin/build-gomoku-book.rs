@@ -7,7 +7,7 @@
 //!
 //! For every opening of `--openings` (default `assets/openings-freestyle15.txt`) and for both
 //! colours the engine may have there, the tree of the engine's next `--plies` moves (default 2):
-//! - where the engine is to move, one search of `--nodes` nodes (default 4,000,000, about five
+//! - where the engine is to move, one search of `--nodes` nodes (default 16,000,000, about 20
 //!   seconds of one thread; a fresh table for every search) gives the book move;
 //! - where the opponent is to move, the replies followed are the engine's own choices there at
 //!   a 100th, a 25th, a 5th and all of `--nodes` (the distinct ones, one to four): the replies
@@ -16,26 +16,31 @@
 //! Node budgets make the book reproducible: the same arguments give the same file, whatever
 //! `--jobs` is. Lines are `<moves in play order> -> <reply>` in 0-based Piskvork coordinates.
 //!
-//! Measured (session 50) against Rapfi classical at strength 60, 200 ms a turn, the twelve
-//! openings both ways (96-game runs): with this book (92 positions) the engine scored 42 and 47
-//! (89/192, 46.4%); with the same recipe following three replies (a 25th, a 5th and all of the
-//! nodes: 79 positions) 42.5 and 42.5 (44.3%); without a book (`--no-book`) 18/48, 30.5, 41 and
-//! 33 (122.5/336, 36.5%), all in the same session, two runs side by side. A throwaway book of
-//! the three-reply recipe from timed five-second searches (the replies followed varied more:
-//! 104 positions) scored 46, 43 and 50.5 (139.5/288, 48.4%). By opening, this book against no
-//! book (16 and 20 games): G08 14 / 13.5, G10 10 / 7, G04 12 / 7.5, G01 4.5 / 4.5, G03 8.5 / 11.
-//! Against full strength, side by side: 7.5/48 with this book, 6/48 without.
+//! The shipped book (85 positions) took 26 minutes with `--jobs 2` (the first seven shared with
+//! a test run). Against Rapfi classical at strength 60, 200 ms a turn, the twelve openings both
+//! ways (session 51, 96-game runs): 52, 55 and 57.5 (164.5/288, 57.1%), where the book of the
+//! same recipe at 4,000,000 nodes (92 positions; 54 of the 68 positions both books have get
+//! the same reply) scored 42 and 46.5 (88.5/192, 46.1%), one run beside the first of these.
 //!
-//! Session 51, two recipes measured against the same opponent (96-game runs) and not kept: the
-//! engine's next three moves (`--plies 3`, 197 positions) 42/96, where this book, run beside
-//! it, scored 42/96 too; the opponent's replies as the engine's best three (the best, then the
-//! best with it left out of the root, then with both; a quarter of the nodes for the second
-//! and third; `--plies 2`, 192 positions) 42.5 and 45.5 (88/192, 45.8%). The second reaches the
-//! book's second move more often when the opponent moves first (69% of those games against 56%)
-//! but scores the same. Lines lost every time are lost later: after G09 with this engine as
-//! white, every game of those runs followed the same 12 plies (book moves 9,8 and 8,8) and was
-//! lost by the 32nd, where full-strength Rapfi (1 s a position) reads our moves as drifting by
-//! 100 to 250 points from the 13th on.
+//! Measured before (session 50, the 4,000,000-node book, 92 positions), same opponent and turn: the
+//! engine scored 42 and 47 (89/192, 46.4%); with the same recipe following three replies (a 25th, a
+//! 5th and all of the nodes: 79 positions) 42.5 and 42.5 (44.3%); without a book (`--no-book`)
+//! 18/48, 30.5, 41 and 33 (122.5/336, 36.5%), all in the same session, two runs side by side. A
+//! throwaway book of the three-reply recipe from timed five-second searches (the replies followed
+//! varied more: 104 positions) scored 46, 43 and 50.5 (139.5/288, 48.4%). By opening, that book
+//! against no book (16 and 20 games): G08 14 / 13.5, G10 10 / 7, G04 12 / 7.5, G01 4.5 / 4.5, G03
+//! 8.5 / 11. Against full strength, side by side: 7.5/48 with that book, 6/48 without.
+//!
+//! Session 51, two recipes of 4,000,000 nodes measured against the same opponent (96-game runs) and
+//! not kept: the engine's next three moves (`--plies 3`, 197 positions) 42/96, where the
+//! 4,000,000-node book above, run beside it, scored 42/96 too; the opponent's replies as the
+//! engine's best three (the best, then the best with it left out of the root, then with both; a
+//! quarter of the nodes for the second and third; `--plies 2`, 192 positions) 42.5 and 45.5
+//! (88/192, 45.8%). The second reaches the book's second move more often when the opponent moves
+//! first (69% of those games against 56%) but scores the same. Lines lost every time are lost
+//! later: after G09 with this engine as white, every game of those runs followed the same 12 plies
+//! (book moves 9,8 and 8,8) and was lost by the 32nd, where full-strength Rapfi (1 s a position)
+//! reads our moves as drifting by 100 to 250 points from the 13th on.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -57,7 +62,7 @@ struct Args {
     #[arg(long, default_value = "assets/openings-freestyle15.txt")]
     openings: String,
     /// Nodes for the search of a book move.
-    #[arg(long, default_value_t = 4_000_000)]
+    #[arg(long, default_value_t = 16_000_000)]
     nodes: u64,
     /// The engine's own moves in the book after each opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
