@@ -156,12 +156,8 @@ impl GomokuBook {
     /// it. A position listed twice keeps its first reply.
     pub fn parse(text: &str, keys: &'static Keys) -> Result<GomokuBook, String> {
         let mut entries = AHashMap::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let at = |e: String| format!("gomoku book line {}: {e}", n + 1);
+        for (n, line) in content_lines(text) {
+            let at = |e: String| format!("gomoku book line {n}: {e}");
             let Some((moves, reply)) = line.split_once("->") else {
                 return Err(at("expected '<moves> -> <reply>'".into()));
             };
@@ -205,6 +201,24 @@ pub fn gomoku_after(moves: &str, keys: &'static Keys) -> Result<Gomoku, String> 
         g.play(mv);
     }
     Ok(g)
+}
+
+/// The positions of a Gomoku openings file (`assets/openings-freestyle15.txt`): one opening a
+/// line, moves as for [`gomoku_after`], `#` starting a comment. A bad line gives a one-line
+/// error naming it.
+pub fn gomoku_openings(text: &str, keys: &'static Keys) -> Result<Vec<Gomoku>, String> {
+    content_lines(text)
+        .map(|(n, line)| gomoku_after(line, keys).map_err(|e| format!("openings line {n}: {e}")))
+        .collect()
+}
+
+/// The lines of a text file with their comments (`#` on) cut, blank ones left out, each with its
+/// 1-based line number.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(n, line)| {
+        let line = line.split('#').next().unwrap_or("").trim();
+        (!line.is_empty()).then_some((n + 1, line))
+    })
 }
 
 /// Play a transcript (for tests and tools); a bad move gives the usual one-line error.
@@ -303,6 +317,17 @@ mod tests {
             let e = GomokuBook::parse(text, keys()).unwrap_err();
             assert!(e.contains(what) && !e.contains('\n'), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn gomoku_openings_are_read_with_line_numbers_in_errors() {
+        let list = gomoku_openings(include_str!("../assets/openings-freestyle15.txt"), keys());
+        assert_eq!(list.map(|l| l.len()), Ok(12), "the Gomocup list");
+        let e = gomoku_openings("7,7 7,6\n# c\n7,7 7,7 # dup\n", keys()).unwrap_err();
+        assert!(
+            e.starts_with("openings line 3:") && !e.contains('\n'),
+            "{e}"
+        );
     }
 
     #[test]

@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
-use xorboard::book::gomoku_after;
+use xorboard::book::gomoku_openings;
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::notation::to_piskvork;
 use xorboard::game::{Game, Move};
@@ -133,17 +133,7 @@ fn main() {
 
 fn read_openings(path: &str) -> Result<Vec<Gomoku>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if !line.is_empty() {
-            out.push(
-                gomoku_after(line, Keys::default_keys())
-                    .map_err(|e| format!("{path} line {}: {e}", n + 1))?,
-            );
-        }
-    }
-    Ok(out)
+    gomoku_openings(&text, Keys::default_keys()).map_err(|e| format!("{path}: {e}"))
 }
 
 struct Builder {

@@ -271,16 +271,14 @@ fn gomoku_openings(g: &Gomoku, args: &SelfplayArgs) -> Result<Vec<Vec<String>>, 
     let size = g.size();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.opening_seed);
     if size == 15 {
-        let list: Vec<Vec<String>> = include_str!("../../assets/openings-freestyle15.txt")
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|l| {
-                let opening =
-                    crate::book::gomoku_after(l.split('#').next().unwrap_or(""), g.keys())
-                        .map_err(CommandError)?;
-                Ok(opening.history().iter().map(|&m| g.move_name(m)).collect())
-            })
-            .collect::<Result<_, CommandError>>()?;
+        let list: Vec<Vec<String>> = crate::book::gomoku_openings(
+            include_str!("../../assets/openings-freestyle15.txt"),
+            g.keys(),
+        )
+        .map_err(CommandError)?
+        .iter()
+        .map(|opening| opening.history().iter().map(|&m| g.move_name(m)).collect())
+        .collect();
         return Ok((0..n).map(|i| list[i % list.len()].clone()).collect());
     }
     let c = size / 2;
