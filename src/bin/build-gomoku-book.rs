@@ -41,6 +41,13 @@
 //! later: after G09 with this engine as white, every game of those runs followed the same 12 plies
 //! (book moves 9,8 and 8,8) and was lost by the 32nd, where full-strength Rapfi (1 s a position)
 //! reads our moves as drifting by 100 to 250 points from the 13th on.
+//!
+//! Session 52, the shipped recipe one own ply deeper (`--plies 3`, 175 positions, 50 minutes
+//! with `--jobs 2`; its first two plies are the shipped book line for line) against full-strength
+//! Rapfi, 200 ms a turn, two 48-game runs side by side with the shipped book: 8 and 8 (16/96,
+//! 16.7%) against the shipped book's 9 and 12 (21/96, 21.9%). Full-strength Rapfi plays into the
+//! third book move in 27 of 48 games, and those score 3/27: the lines are lost after the book,
+//! not in it. Not kept.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
