@@ -243,7 +243,7 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
                     "--b-weights is for Othello (pattern evaluation weights)".into(),
                 ));
             }
-            let openings = gomoku_openings(&g, args)?;
+            let openings = gomoku_opening_moves(&g, args)?;
             play_all(g, args, &a, &b, openings, None)
         }
     }
@@ -266,7 +266,7 @@ fn othello_openings(args: &SelfplayArgs) -> Vec<Vec<String>> {
 
 /// Opening move lists for Gomoku: the Gomocup list on 15×15, a random stone near the centre
 /// otherwise.
-fn gomoku_openings(g: &Gomoku, args: &SelfplayArgs) -> Result<Vec<Vec<String>>, CommandError> {
+fn gomoku_opening_moves(g: &Gomoku, args: &SelfplayArgs) -> Result<Vec<Vec<String>>, CommandError> {
     let n = args.games.div_ceil(2);
     let size = g.size();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.opening_seed);

@@ -929,11 +929,13 @@ pub const FUTILITY: i32 = 130;
 // Session 51: the book's searches four times as long (16M nodes each) scored 57.1% of 288 against
 // strength 60, where the 4M-node book scored 46.1% of 192 in the same session. The ladder with
 // it (48 games each): strength 30 44/48, 40 45/48, 50 28/48; full strength 22/144 (15.3%).
-// Session 52, against full strength (48 games a run, 200 ms a turn): this engine 9/48 and 12/48
-// (43/240 with session 51's, 17.9%); the book one own ply deeper 8/48 and 8/48 beside it (see
-// `build-gomoku-book`); both engines on two threads (`INFO thread_num 2`, alone on the machine)
-// 5.5/48, so Lazy SMP's gain against this engine does not show against Rapfi at full strength
-// either.
+// Session 52, against full strength (48 games a run, 200 ms a turn): this engine 9, 12, 9.5 and
+// 6.5 of 48 (37/192; 59/336 with session 51's, 17.6%); the book one own ply deeper 8/48 and 8/48
+// beside the first two (see `build-gomoku-book`); both engines on two threads (`INFO thread_num
+// 2`, alone on the machine) 5.5/48, so Lazy SMP's gain against this engine does not show against
+// Rapfi at full strength either. History as more than a tie-break in the move picker changes
+// nothing to measure: `bench --game gomoku` at depth 7 searches 545,300-548,900 nodes whatever
+// the weight (546,271 as shipped), since the capped candidate lists leave it little to reorder.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
