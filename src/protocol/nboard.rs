@@ -58,6 +58,11 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// two matches side by side): 50.6% on the first six, 45.4% on the others, 48.0% in all
 /// (208-227-45), 359 s against NTest's 125 s (2.87×).
 ///
+/// Twelve fresh sets (session 53; seeds 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101; two
+/// matches side by side): 43.1% (178-244-58; 44.2% on the first six, 42.1% on the others), 323 s
+/// against NTest's 125 s (2.59×). With the twelve above, 45.6% of 960 games: the sets that tuned
+/// this confidence flattered it, and at depth 12 NTest is still ahead.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 200,

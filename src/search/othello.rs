@@ -398,6 +398,11 @@ pub const WLD_PROBABLE_PASS: usize = 2;
 /// standing in for the solves ([`Board::exact_hook_due`]) 46.3%, 32 s against 69 s; with one
 /// early ply 45.0% (31-39-10), 33 s against 86 s; two 49.4% (33-34-13), 33 s against 76 s;
 /// three 49.4%, 29 s against 54 s.
+///
+/// Whole games (session 53; NTest at depth 16 against `--move-ms 64` uncapped, the six 40-game
+/// XOT sets of [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), two matches side by
+/// side): none, 33.1% (62-143-35), where the shipped two scored 32.5% (62-146-32), each
+/// thinking 354-357 s against NTest's 358-363 s. The same; kept at two for the positions above.
 pub const EARLY_RESULT_PLIES: u8 = 2;
 /// The score of a root move proven to win by a win/loss/draw solve (see [`WLD_GAP`]): more than
 /// any disc count, so a proven win ranks above every estimate and exact score (and a proven
