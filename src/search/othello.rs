@@ -403,6 +403,9 @@ pub const WLD_PROBABLE_PASS: usize = 2;
 /// XOT sets of [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), two matches side by
 /// side): none, 33.1% (62-143-35), where the shipped two scored 32.5% (62-146-32), each
 /// thinking 354-357 s against NTest's 358-363 s. The same; kept at two for the positions above.
+/// At a fixed depth (`set depth 12` for both, twelve fresh 40-game XOT sets, seeds 47 to 101),
+/// where `nboard` uses none: one 43.4% (180-243-57) at 2.56 times NTest's think time, two 42.5%
+/// (175-247-58) at 2.58, none 43.1% (178-244-58) at 2.59. Not kept.
 pub const EARLY_RESULT_PLIES: u8 = 2;
 /// The score of a root move proven to win by a win/loss/draw solve (see [`WLD_GAP`]): more than
 /// any disc count, so a proven win ranks above every estimate and exact score (and a proven
