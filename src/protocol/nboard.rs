@@ -61,7 +61,10 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// Twelve fresh sets (session 53; seeds 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101; two
 /// matches side by side): 43.1% (178-244-58; 44.2% on the first six, 42.1% on the others), 323 s
 /// against NTest's 125 s (2.59×). With the twelve above, 45.6% of 960 games: the sets that tuned
-/// this confidence flattered it, and at depth 12 NTest is still ahead.
+/// this confidence flattered it, and at depth 12 NTest is still ahead. On the same fresh sets
+/// (`--probcut`, six sets a match, two matches side by side): `170,5` 37.5% (152-272-56) at
+/// 2.0 times NTest's think time, `230,5` 44.2% (182-238-60) at 3.01 times: pruning less buys a
+/// point at the 3× limit.
 ///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
