@@ -75,6 +75,20 @@ pub fn print_json(value: &serde_json::Value) {
     println!("{value}");
 }
 
+/// A transposition table size in MiB as clap reads it: a whole number within
+/// [`TT_MIB_RANGE`](crate::ui::command::TT_MIB_RANGE), the range the screen's `:tt` accepts too.
+pub fn parse_tt_mib(s: &str) -> Result<usize, String> {
+    use crate::ui::command::TT_MIB_RANGE;
+    match s.parse::<usize>() {
+        Ok(n) if TT_MIB_RANGE.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "a whole number of MiB from {} to {}",
+            TT_MIB_RANGE.start(),
+            TT_MIB_RANGE.end()
+        )),
+    }
+}
+
 /// Play `moves` on the game, with the error naming the move and its position.
 pub fn play_moves<G: Game>(game: &mut G, moves: &[String]) -> Result<(), CommandError> {
     crate::game::play_line(game, moves)?;

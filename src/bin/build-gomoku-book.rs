@@ -62,6 +62,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Parser;
 use xorboard::book::gomoku_openings;
+use xorboard::commands::parse_tt_mib;
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::notation::to_piskvork;
 use xorboard::game::{Game, Move};
@@ -83,8 +84,8 @@ struct Args {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
     plies: u32,
     /// Transposition table of each search, in MiB (a fresh one per search).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=16384))]
-    hash: u64,
+    #[arg(long, default_value_t = 64, value_parser = parse_tt_mib)]
+    hash: usize,
     /// Openings searched at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -116,7 +117,7 @@ fn main() {
                     };
                     let mut builder = Builder {
                         nodes: args.nodes,
-                        hash_mib: args.hash as usize,
+                        hash_mib: args.hash,
                         lines: Vec::new(),
                     };
                     // The engine to move at the opening, then the opponent.

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CommandResult, GameArgs};
+use super::{CommandResult, GameArgs, parse_tt_mib};
 use crate::tt::Policy;
 use crate::ui::app::{Human, Settings};
-use crate::ui::command::{CHECK_BITS_RANGE, TT_MIB_RANGE};
+use crate::ui::command::CHECK_BITS_RANGE;
 
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
@@ -25,7 +25,7 @@ pub struct PlayArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = parse_mib)]
+    #[arg(long, default_value_t = 64, value_parser = parse_tt_mib)]
     pub tt_mib: usize,
     /// TT replacement strategy (switch with s / S while playing).
     #[arg(long, value_enum, default_value_t = Policy::TwoTier)]
@@ -43,17 +43,6 @@ pub struct PlayArgs {
     /// Continue the game kept from the last session.
     #[arg(long)]
     pub resume: bool,
-}
-
-fn parse_mib(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if TT_MIB_RANGE.contains(&n) => Ok(n),
-        _ => Err(format!(
-            "a whole number of MiB from {} to {}",
-            TT_MIB_RANGE.start(),
-            TT_MIB_RANGE.end()
-        )),
-    }
 }
 
 fn parse_bits(s: &str) -> Result<u32, String> {
