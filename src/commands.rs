@@ -15,6 +15,10 @@ pub mod solve;
 
 pub mod values;
 
+use std::fmt::Display;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
 use clap::Args;
 
 use crate::game::gomoku::{self, Rule};
@@ -75,18 +79,26 @@ pub fn print_json(value: &serde_json::Value) {
     println!("{value}");
 }
 
-/// A transposition table size in MiB as clap reads it: a whole number within
-/// [`TT_MIB_RANGE`](crate::ui::command::TT_MIB_RANGE), the range the screen's `:tt` accepts too.
-pub fn parse_tt_mib(s: &str) -> Result<usize, String> {
-    use crate::ui::command::TT_MIB_RANGE;
-    match s.parse::<usize>() {
-        Ok(n) if TT_MIB_RANGE.contains(&n) => Ok(n),
-        _ => Err(format!(
-            "a whole number of MiB from {} to {}",
-            TT_MIB_RANGE.start(),
-            TT_MIB_RANGE.end()
-        )),
+/// A number within `range` as clap reads it; otherwise the error "`what` from … to …" (`what`
+/// names the number: "a whole number of MiB").
+pub fn parse_within<T>(s: &str, range: &RangeInclusive<T>, what: &str) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + Display,
+{
+    match s.parse::<T>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!("{what} from {} to {}", range.start(), range.end())),
     }
+}
+
+/// A transposition table size in MiB: within [`TT_MIB_RANGE`](crate::ui::command::TT_MIB_RANGE),
+/// the range the screen's `:tt` accepts too.
+pub fn parse_tt_mib(s: &str) -> Result<usize, String> {
+    parse_within(
+        s,
+        &crate::ui::command::TT_MIB_RANGE,
+        "a whole number of MiB",
+    )
 }
 
 /// Play `moves` on the game, with the error naming the move and its position.

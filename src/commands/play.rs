@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CommandResult, GameArgs, parse_tt_mib};
+use super::{CommandResult, GameArgs, parse_tt_mib, parse_within};
 use crate::tt::Policy;
 use crate::ui::app::{Human, Settings};
 use crate::ui::command::CHECK_BITS_RANGE;
@@ -46,14 +46,7 @@ pub struct PlayArgs {
 }
 
 fn parse_bits(s: &str) -> Result<u32, String> {
-    match s.parse::<u32>() {
-        Ok(n) if CHECK_BITS_RANGE.contains(&n) => Ok(n),
-        _ => Err(format!(
-            "a number of bits from {} to {}",
-            CHECK_BITS_RANGE.start(),
-            CHECK_BITS_RANGE.end()
-        )),
-    }
+    parse_within(s, &CHECK_BITS_RANGE, "a number of bits")
 }
 
 impl PlayArgs {
