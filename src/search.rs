@@ -637,6 +637,24 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// Search with this many threads (Lazy SMP: helpers share the table; needs a `Table` store).
+    ///
+    /// What a second thread buys depends on the game (two-core machine, nothing else running):
+    /// - Gomoku, 200 ms a turn: two threads against one 30-18 in 48 games (session 45); against
+    ///   Rapfi classical at full strength (one thread) 39/192 (20.3%; four 48-game runs, session
+    ///   54), where one thread has scored 73/432 (16.9%): within two standard errors of it.
+    /// - Othello (session 54), `nboard --move-ms 64`: two threads against one 33-35-12 (48.8%) in
+    ///   80 XOT games (`othello_match.py --shuffle --seed 5`). Time to depth 14 and 16
+    ///   (`--probcut 100,5`, 60 positions of our games against NTest at 44, 38 and 32 empties)
+    ///   1.96 and 6.21 s against 2.08 and 6.41 s on one thread, with 1.8 times the nodes: the
+    ///   helpers' table entries save the main thread little. Against NTest at depth 16 (the six
+    ///   equal-time sets of `protocol::nboard::BUDGET_SHARES`, alone on the machine) two threads
+    ///   scored 30.8% (55-147-38), thinking 352 s against NTest's 328 s, where one thread scores
+    ///   32-34%. Measured and not kept (throwaway switches): helpers searching the root's moves
+    ///   in the main thread's order (no rotated first move) 40.6% (48-78-34) of 160 games
+    ///   against one thread; odd helpers kept an iteration ahead of the main thread 50.6%
+    ///   (67-65-28) of 160, time to depth 16 5.82 s; with the main thread also taking a deeper
+    ///   iteration a helper completed (and stopping once one completes the search's depth)
+    ///   5.47 s. A bigger table (256 MiB) did not help either (6.60 s).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
     }
