@@ -648,8 +648,8 @@ impl<G: Searchable> Searcher<G> {
     ///   1.96 and 6.21 s against 2.08 and 6.41 s on one thread, with 1.8 times the nodes: the
     ///   helpers' table entries save the main thread little. Against NTest at depth 16 (the six
     ///   equal-time sets of `protocol::nboard::BUDGET_SHARES`, alone on the machine) two threads
-    ///   scored 30.8% (55-147-38), thinking 352 s against NTest's 328 s, where one thread scores
-    ///   32-34%. Measured and not kept (throwaway switches): helpers searching the root's moves
+    ///   scored 30.8% (55-147-38), thinking 352 s against NTest's 328 s, where one thread, alone
+    ///   on the machine the same day, scored 35.2% (68-139-33), 353 s against 345 s. Measured and not kept (throwaway switches): helpers searching the root's moves
     ///   in the main thread's order (no rotated first move) 40.6% (48-78-34) of 160 games
     ///   against one thread; odd helpers kept an iteration ahead of the main thread 50.6%
     ///   (67-65-28) of 160, time to depth 16 5.82 s; with the main thread also taking a deeper
