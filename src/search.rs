@@ -641,7 +641,8 @@ impl<G: Searchable> Searcher<G> {
     /// What a second thread buys depends on the game (two-core machine, nothing else running):
     /// - Gomoku, 200 ms a turn: two threads against one 30-18 in 48 games (session 45); against
     ///   Rapfi classical at full strength (one thread) 39/192 (20.3%; four 48-game runs, session
-    ///   54), where one thread has scored 73/432 (16.9%): within two standard errors of it.
+    ///   54), where one thread scored 14/96 (14.6%) alone on the machine the same day and 87/528
+    ///   (16.5%) in all runs: within two standard errors of either.
     /// - Othello (session 54), `nboard --move-ms 64`: two threads against one 33-35-12 (48.8%) in
     ///   80 XOT games (`othello_match.py --shuffle --seed 5`). Time to depth 14 and 16
     ///   (`--probcut 100,5`, 60 positions of our games against NTest at 44, 38 and 32 empties)
