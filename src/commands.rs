@@ -85,10 +85,8 @@ pub fn parse_within<T>(s: &str, range: &RangeInclusive<T>, what: &str) -> Result
 where
     T: FromStr + PartialOrd + Display,
 {
-    match s.parse::<T>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(format!("{what} from {} to {}", range.start(), range.end())),
-    }
+    crate::ui::command::number_in(s, range)
+        .ok_or_else(|| format!("{what} from {} to {}", range.start(), range.end()))
 }
 
 /// A transposition table size in MiB: within [`TT_MIB_RANGE`](crate::ui::command::TT_MIB_RANGE),

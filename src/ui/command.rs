@@ -16,6 +16,15 @@ pub const TT_MIB_RANGE: std::ops::RangeInclusive<usize> = 1..=4096;
 pub const CHECK_BITS_RANGE: std::ops::RangeInclusive<u32> =
     crate::tt::MIN_CHECK_BITS..=crate::tt::MAX_CHECK_BITS;
 
+/// `s` as a number within `range`, if it is one: the check behind every numeric argument of
+/// the `:` line and of the command line's range parsers (`crate::commands::parse_within`).
+pub fn number_in<T>(s: &str, range: &std::ops::RangeInclusive<T>) -> Option<T>
+where
+    T: std::str::FromStr + PartialOrd,
+{
+    s.parse().ok().filter(|n| range.contains(n))
+}
+
 /// One command of the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cmd {
@@ -214,25 +223,25 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
         }
         "tt" => {
             let a = one_arg("a size in MiB")?;
-            match a.parse::<usize>() {
-                Ok(n) if TT_MIB_RANGE.contains(&n) => Ok(Cmd::TtMib(n)),
-                _ => Err(format!(
+            number_in(a, &TT_MIB_RANGE).map(Cmd::TtMib).ok_or_else(|| {
+                format!(
                     "TT size '{a}' not accepted: a whole number of MiB, {} to {}",
                     TT_MIB_RANGE.start(),
                     TT_MIB_RANGE.end()
-                )),
-            }
+                )
+            })
         }
         "bits" | "check-bits" => {
             let a = one_arg("a number of check bits")?;
-            match a.parse::<u32>() {
-                Ok(n) if CHECK_BITS_RANGE.contains(&n) => Ok(Cmd::CheckBits(n)),
-                _ => Err(format!(
-                    "check bits '{a}' not accepted: {} to {}",
-                    CHECK_BITS_RANGE.start(),
-                    CHECK_BITS_RANGE.end()
-                )),
-            }
+            number_in(a, &CHECK_BITS_RANGE)
+                .map(Cmd::CheckBits)
+                .ok_or_else(|| {
+                    format!(
+                        "check bits '{a}' not accepted: {} to {}",
+                        CHECK_BITS_RANGE.start(),
+                        CHECK_BITS_RANGE.end()
+                    )
+                })
         }
         "game" => {
             let kind = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
@@ -282,22 +291,18 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
         },
         "time" => {
             let a = one_arg("milliseconds per move")?;
-            match a.parse::<u64>() {
-                Ok(ms) if (10..=3_600_000).contains(&ms) => Ok(Cmd::Time(ms)),
-                _ => Err(format!(
-                    "time '{a}' not accepted: milliseconds, 10 to 3600000"
-                )),
-            }
+            number_in(a, &(10..=3_600_000))
+                .map(Cmd::Time)
+                .ok_or_else(|| format!("time '{a}' not accepted: milliseconds, 10 to 3600000"))
         }
         "depth" => {
             let a = one_arg("a depth or off")?;
             if a.eq_ignore_ascii_case("off") {
                 return Ok(Cmd::Depth(None));
             }
-            match a.parse::<u32>() {
-                Ok(d) if (1..=64).contains(&d) => Ok(Cmd::Depth(Some(d))),
-                _ => Err(format!("depth '{a}' not accepted: 1 to 64, or off")),
-            }
+            number_in(a, &(1..=64))
+                .map(|d| Cmd::Depth(Some(d)))
+                .ok_or_else(|| format!("depth '{a}' not accepted: 1 to 64, or off"))
         }
         "save" | "w" | "write" => {
             if rest.is_empty() {
@@ -322,9 +327,9 @@ pub fn parse(line: &str) -> Result<Cmd, String> {
             _ => Err(format!(":{word} takes on or off")),
         },
         "compare" | "c" => {
-            let depth = |a: &str| match a.parse::<u32>() {
-                Ok(d) if (1..=64).contains(&d) => Ok(d),
-                _ => Err(format!("depth '{a}' not accepted: a whole number of plies")),
+            let depth = |a: &str| {
+                number_in(a, &(1..=64))
+                    .ok_or_else(|| format!("depth '{a}' not accepted: a whole number of plies"))
             };
             match args.as_slice() {
                 [] => Ok(Cmd::Compare(None, None)),
