@@ -20,7 +20,7 @@ fn validate(cache: &std::path::Path, weights: Option<&std::path::Path>) -> std::
 #[test]
 fn validate_reports_each_bands_error_against_exact_labels() {
     let dir = common::scratch_dir("validate");
-    let w = Weights::builtin().expect("shipped weights");
+    let w = &Weights::shipped_bands().expect("shipped weights");
     // two labels in the opening band, one in the band of 3 empties; an unlabelled line is skipped
     let late_p: u64 = 0x00ff_ffff_ffff_ff00 & !0x7;
     let late_o: u64 = 0xff00_0000_0000_00ff & !0x0700_0000_0000_0000;

@@ -699,7 +699,7 @@ fn main() {
     let lowest = |b: usize| band_floor(&tops, b);
 
     let base: Weights = if base_file.is_empty() {
-        Weights::builtin().cloned()
+        Weights::shipped_bands()
     } else {
         std::fs::read(&base_file)
             .ok()
@@ -1263,7 +1263,7 @@ fn opening_position(line: &str) -> (u64, u64) {
 /// Load a weight file for good (the search boards hold `&'static` weights).
 fn load_weights(file: &str) -> &'static Weights {
     let w = if file.is_empty() {
-        Weights::builtin().cloned()
+        Weights::shipped_bands()
     } else {
         std::fs::read(file)
             .ok()

@@ -227,8 +227,9 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
                             file.display()
                         ))
                     })?;
-                    // the search boards hold `&'static` weights: one file per run
-                    let w: &'static Weights = Box::leak(Box::new(w));
+                    // read as the engine reads the shipped file (blended); the search boards
+                    // hold `&'static` weights: one file per run
+                    let w: &'static Weights = Box::leak(Box::new(w.blended()));
                     let setup: BoardSetup<Othello> =
                         Arc::new(move |board: &mut OthelloBoard| board.set_weights(w));
                     Some(setup)

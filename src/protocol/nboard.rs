@@ -66,9 +66,15 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// 2.0 times NTest's think time, `230,5` 44.2% (182-238-60) at 3.01 times: pruning less buys a
 /// point at the 3× limit.
 ///
+/// Session 55, with the evaluation blended between its bands
+/// ([`Weights::blended`](crate::search::othello::eval::Weights::blended)) and the Multi-ProbCut
+/// table refitted on it, on the same twelve fresh sets: `200,5` 45.4% (184-228-68) at 2.47 times
+/// NTest's think time, `220,5` 46.1% (187-224-69) at 2.78 times, `230,5` 47.2% (193-220-67) at
+/// 3.04 times. Now `220,5`: the time the blend saves spent on a sounder tree, under the 3× limit.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
-    base: 200,
+    base: 220,
     per_depth: 5,
 };
 /// Deepest `set depth` accepted.

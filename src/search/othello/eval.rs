@@ -8,7 +8,10 @@
 //! squares read as base-3 digits (0 empty, 1 the mover's, 2 the opponent's; the shape's first
 //! square is the lowest digit). Weights come per band of empties (the bands are stored in the
 //! weight file), fitted by `src/bin/train-endgame-eval.rs` to exact endgame scores and to
-//! search-backed labels for the earlier bands, and shipped in `assets/endgame-eval.bin`.
+//! search-backed labels for the earlier bands, and shipped in `assets/endgame-eval.bin`. The
+//! engine reads them blended ([`Weights::blended`]): each pair of empties counts gets weights
+//! interpolated between the two nearest bands' centres, so the score does not jump at a band's
+//! edge.
 //!
 //! Speed: every square has a row of its powers of 3 in all instances (zero outside the instances
 //! through it). Indices are the sum of the rows of the discs, each times its digit ([`indices`]),
@@ -381,11 +384,23 @@ impl Indices {
 /// The search reads them folded: a shape's table entry holds the sum of the weights of every
 /// instance that reads the same squares as the kept one ([`N_KEPT`]), each at its own digit
 /// order, so one lookup stands for them all and the score is the same to the last bit.
+///
+/// Two readings of the same bands. As fitted ([`Weights::from_parts`], what the fitter trains
+/// and validates): a position is scored by its band's weights. Blended ([`Weights::blended`],
+/// what the engine reads, [`Weights::builtin`]): every pair of empties counts (1-2, 3-4, …,
+/// 63-64) gets its own tables, the weights interpolated linearly between the centres of the
+/// two bands around it, so the evaluation of a position does not jump where one band ends
+/// and the next begins (at 26/27 empties, where the exactly fitted endgame bands meet the
+/// search-fitted midgame ones, by up to several discs).
 #[derive(Clone, Debug)]
 pub struct Weights {
     w: Vec<i16>,
-    /// `w` with the instances that read the same squares folded into the kept one's entry.
+    /// The tables the evaluation reads: `w` with the instances that read the same squares
+    /// folded into the kept one's entry, one table per band, or per pair of empties counts
+    /// when blended.
     folded: Vec<i16>,
+    /// Which of `folded`'s tables each number of empties reads.
+    table_of: [u8; 65],
     band_len: usize,
     tops: Vec<u8>,
     band_of: [u8; 65],
@@ -396,7 +411,8 @@ pub const SCALE: i32 = 64;
 
 static WEIGHTS_FILE: &[u8] = include_bytes!("../../../assets/endgame-eval.bin");
 
-static WEIGHTS: LazyLock<Option<Weights>> = LazyLock::new(|| Weights::from_bytes(WEIGHTS_FILE));
+static WEIGHTS: LazyLock<Option<Weights>> =
+    LazyLock::new(|| Weights::from_bytes(WEIGHTS_FILE).map(|w| w.blended()));
 
 impl Weights {
     /// Weights from their bands' top empties (increasing, the last 64) and the values, band
@@ -424,10 +440,81 @@ impl Weights {
         Some(Weights {
             w,
             folded,
+            table_of: band_of,
             band_len,
             tops: tops.to_vec(),
             band_of,
         })
+    }
+
+    /// These bands read blended (see [`Weights`]): one table per pair of empties counts, the
+    /// folded band tables interpolated between the centres of the bands around the pair's
+    /// centre (beyond the first and last centres, that band's own table). 33 tables instead
+    /// of 14: 11 MB of weights.
+    ///
+    /// Measured (session 55) against NTest at equal time (NTest at depth 16 against `nboard
+    /// --move-ms 64` uncapped, the six 40-game XOT sets of
+    /// [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), each run beside the bands read
+    /// as fitted): blended per empties count (a 64-band weight file written by a throwaway
+    /// script) 33.8% (67-145-28) beside 28.5% (53-156-31); per pair of empties (the same, 32
+    /// bands) 33.8% (68-146-26) beside 34.8% (67-140-33); this code 33.5% (66-145-29) beside
+    /// 30.8% (59-151-30). So 33.7% of 720 games against 31.4% of 720, one standard error of
+    /// the difference being about 2.4 points: no worse, perhaps a little better. Both at
+    /// depth 12 (the twelve fresh 40-game sets of
+    /// [`FIXED_DEPTH_PROBCUT`](crate::protocol::nboard::FIXED_DEPTH_PROBCUT)): 45.1%
+    /// (187-234-59) thinking 2.60 times NTest's time, where the bands as fitted scored 43.1%
+    /// (178-244-58) at 2.59 times. `nboard --probcut 100,5` at depth 14 on 60 positions of our
+    /// games against NTest: 15.3-15.9M nodes against 16.1-16.4M, in about the same time.
+    /// Shipped with the Multi-ProbCut table refitted on it (`assets/probcut.txt`, the command
+    /// in its header; σ of the pairs from 6 plies 4% and 9% smaller at 32-37 and 38-43
+    /// empties, within 2% elsewhere, where the same command on the bands as fitted reproduces
+    /// the previous table from 26 empties up): 32.3% (56-141-43) at equal time, and 45.4%
+    /// (184-228-68) at depth 12 thinking 2.47 times NTest's time.
+    pub fn blended(&self) -> Weights {
+        let centre = |b: usize| {
+            let floor = if b == 0 {
+                0.0
+            } else {
+                self.tops[b - 1] as f32 + 1.0
+            };
+            (floor + self.tops[b] as f32) / 2.0
+        };
+        let last = self.tops.len() - 1;
+        let len = self.band_len;
+        let pairs = 33;
+        let mut folded = Vec::with_capacity(pairs * len);
+        for k in 0..pairs {
+            // the pair {2k - 1, 2k} (k = 0: no empties at all)
+            let x = if k == 0 { 0.0 } else { 2.0 * k as f32 - 0.5 };
+            let below = (0..last).rev().find(|&b| centre(b) <= x);
+            match below {
+                Some(b) if x < centre(last) => {
+                    let t = (x - centre(b)) / (centre(b + 1) - centre(b));
+                    let (lo, hi) = (
+                        &self.folded[b * len..][..len],
+                        &self.folded[(b + 1) * len..][..len],
+                    );
+                    folded.extend(
+                        lo.iter()
+                            .zip(hi)
+                            .map(|(&a, &c)| (a as f32 + (c as f32 - a as f32) * t).round() as i16),
+                    );
+                }
+                _ => {
+                    let b = if x >= centre(last) { last } else { 0 };
+                    folded.extend_from_slice(&self.folded[b * len..][..len]);
+                }
+            }
+        }
+        let mut table_of = [0u8; 65];
+        for (n, slot) in table_of.iter_mut().enumerate() {
+            *slot = n.div_ceil(2) as u8;
+        }
+        Weights {
+            folded,
+            table_of,
+            ..self.clone()
+        }
     }
 
     /// Parse a weight file: [`MAGIC`], the band count and tops, then little-endian i16 values;
@@ -462,9 +549,16 @@ impl Weights {
         out
     }
 
-    /// The built-in weights, if the shipped file matches this layout.
+    /// The built-in weights as the engine reads them (blended), if the shipped file matches
+    /// this layout.
     pub fn builtin() -> Option<&'static Weights> {
         WEIGHTS.as_ref()
+    }
+
+    /// The shipped file's bands as fitted (not blended): what the fitter starts from and
+    /// labels with, so the shipped training command still reproduces the shipped file.
+    pub fn shipped_bands() -> Option<Weights> {
+        Weights::from_bytes(WEIGHTS_FILE)
     }
 
     /// Top empties of each band.
@@ -487,7 +581,7 @@ impl Weights {
     /// both sides' mobility.
     #[inline]
     fn score(&self, empties: u32, view: &View, mobility: (i32, i32)) -> i32 {
-        let band = self.band(empties) * self.band_len;
+        let band = self.table_of[empties.min(64) as usize] as usize * self.band_len;
         let w = &self.folded[band..band + self.band_len];
         let mut s = 0i32;
         for &i in &view[..N_KEPT] {
@@ -698,7 +792,7 @@ mod tests {
         // 8 corner 2x5 instances; 4 of the corner 3x3, the edge, each row and each shorter
         // diagonal (nine shapes); 2 long diagonals
         assert_eq!(N_KEPT, 8 + 4 * 9 + 2);
-        let w = Weights::builtin().expect("shipped weights load");
+        let w = &Weights::shipped_bands().expect("shipped weights load");
         let (off, band_len) = layout();
         // every table entry of every band distinct, so a wrong digit order cannot agree by luck
         let mut spread = w.w.clone();
@@ -725,6 +819,41 @@ mod tests {
         });
         // sums beyond 16 bits are refused
         assert!(Weights::from_parts(w.tops(), vec![i16::MAX; w.w.len()]).is_none());
+    }
+
+    #[test]
+    fn blended_weights_interpolate_between_band_centres() {
+        // two bands, 0-20 (centre 10) and 21-64 (centre 42.5), each one constant weight
+        let len = layout().1;
+        let mut w = vec![0i16; 2 * len];
+        w[len - 1] = 64;
+        w[2 * len - 1] = 64 * 66;
+        let stepped = Weights::from_parts(&[20, 64], w).expect("two bands");
+        let blended = stepped.blended();
+        let ind = Indices::new(
+            crate::game::othello::START_BLACK,
+            crate::game::othello::START_WHITE,
+        );
+        let view = *ind.view(0);
+        let at = |w: &Weights, n: u32| w.eval_view(&view, n, (0, 0));
+        // as fitted: a step at the band's end
+        assert_eq!((at(&stepped, 20), at(&stepped, 21)), (64, 64 * 66));
+        // blended: the band's own weight up to its centre, the next band's from its centre on,
+        // linear between them (the pair 25-26 reads the centre 25.5)
+        assert_eq!((at(&blended, 3), at(&blended, 10)), (64, 64));
+        assert_eq!((at(&blended, 43), at(&blended, 64)), (64 * 66, 64 * 66));
+        let expect: f32 = 64.0 + 64.0 * 65.0 * (25.5 - 10.0) / (42.5 - 10.0);
+        assert_eq!(at(&blended, 25), expect.round() as i32);
+        assert_eq!(at(&blended, 25), at(&blended, 26));
+        for n in 11..43 {
+            assert!(
+                at(&blended, n) <= at(&blended, n + 1),
+                "rises between the centres"
+            );
+        }
+        // the bands themselves are unchanged: the fitter and the weight file see them as fitted
+        assert_eq!(blended.to_bytes(), stepped.to_bytes());
+        assert_eq!(blended.band(21), 1);
     }
 
     #[test]
