@@ -481,6 +481,9 @@ impl Weights {
         };
         let last = self.tops.len() - 1;
         let len = self.band_len;
+        // from the bands as fitted, whichever way `self` reads them
+        let bands = fold(&self.w, self.tops.len(), len).expect("folded when these were made");
+        // the pairs {0}, {1, 2}, …, {63, 64}
         let pairs = 33;
         let mut folded = Vec::with_capacity(pairs * len);
         for k in 0..pairs {
@@ -490,10 +493,7 @@ impl Weights {
             match below {
                 Some(b) if x < centre(last) => {
                     let t = (x - centre(b)) / (centre(b + 1) - centre(b));
-                    let (lo, hi) = (
-                        &self.folded[b * len..][..len],
-                        &self.folded[(b + 1) * len..][..len],
-                    );
+                    let (lo, hi) = (&bands[b * len..][..len], &bands[(b + 1) * len..][..len]);
                     folded.extend(
                         lo.iter()
                             .zip(hi)
@@ -502,7 +502,7 @@ impl Weights {
                 }
                 _ => {
                     let b = if x >= centre(last) { last } else { 0 };
-                    folded.extend_from_slice(&self.folded[b * len..][..len]);
+                    folded.extend_from_slice(&bands[b * len..][..len]);
                 }
             }
         }
@@ -511,9 +511,12 @@ impl Weights {
             *slot = n.div_ceil(2) as u8;
         }
         Weights {
+            w: self.w.clone(),
             folded,
             table_of,
-            ..self.clone()
+            band_len: len,
+            tops: self.tops.clone(),
+            band_of: self.band_of,
         }
     }
 
@@ -854,6 +857,8 @@ mod tests {
         // the bands themselves are unchanged: the fitter and the weight file see them as fitted
         assert_eq!(blended.to_bytes(), stepped.to_bytes());
         assert_eq!(blended.band(21), 1);
+        // blending blended weights blends the bands once
+        assert_eq!(blended.blended().folded, blended.folded);
     }
 
     #[test]
