@@ -468,8 +468,11 @@ impl Weights {
     /// Shipped with the Multi-ProbCut table refitted on it (`assets/probcut.txt`, the command
     /// in its header; σ of the pairs from 6 plies 4% and 9% smaller at 32-37 and 38-43
     /// empties, within 2% elsewhere, where the same command on the bands as fitted reproduces
-    /// the previous table from 26 empties up): 32.3% (56-141-43) at equal time, and 45.4%
-    /// (184-228-68) at depth 12 thinking 2.47 times NTest's time.
+    /// the previous table from 26 empties up): at equal time 32.3% (56-141-43), and 30.8%
+    /// (58-150-32) beside the bands as fitted at 32.9% (61-143-36), so 31.5% of 480 where the
+    /// bands as fitted scored 31.8% of 960 in the session: at equal time no difference shows.
+    /// At depth 12 45.4% (184-228-68) thinking 2.47 times NTest's time: there the blend gains
+    /// two or three points on the same sets.
     pub fn blended(&self) -> Weights {
         let centre = |b: usize| {
             let floor = if b == 0 {
