@@ -471,6 +471,9 @@ impl Weights {
     /// the previous table from 26 empties up): at equal time 32.3% (56-141-43), and 30.8%
     /// (58-150-32) beside the bands as fitted at 32.9% (61-143-36), so 31.5% of 480 where the
     /// bands as fitted scored 31.8% of 960 in the session: at equal time no difference shows.
+    /// A third run beside the blend with the previous table: 31.7% (62-150-28) against 33.5%
+    /// (67-146-27), so the refitted table 31.6% of 720 against the previous one's 33.6% of 960
+    /// with the blend: two points, under one standard error, not settled.
     /// At depth 12 45.4% (184-228-68) thinking 2.47 times NTest's time: there the blend gains
     /// two or three points on the same sets.
     pub fn blended(&self) -> Weights {
