@@ -221,15 +221,14 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
                     let bytes = std::fs::read(file).map_err(|e| {
                         CommandError(format!("cannot read {}: {e}", file.display()))
                     })?;
-                    let w = Weights::from_bytes(&bytes).ok_or_else(|| {
+                    let w = Weights::for_engine(&bytes).ok_or_else(|| {
                         CommandError(format!(
                             "{} is not a pattern weight file of this layout",
                             file.display()
                         ))
                     })?;
-                    // read as the engine reads the shipped file (blended); the search boards
-                    // hold `&'static` weights: one file per run
-                    let w: &'static Weights = Box::leak(Box::new(w.blended()));
+                    // the search boards hold `&'static` weights: one file per run
+                    let w: &'static Weights = Box::leak(Box::new(w));
                     let setup: BoardSetup<Othello> =
                         Arc::new(move |board: &mut OthelloBoard| board.set_weights(w));
                     Some(setup)

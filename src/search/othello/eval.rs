@@ -411,8 +411,7 @@ pub const SCALE: i32 = 64;
 
 static WEIGHTS_FILE: &[u8] = include_bytes!("../../../assets/endgame-eval.bin");
 
-static WEIGHTS: LazyLock<Option<Weights>> =
-    LazyLock::new(|| Weights::from_bytes(WEIGHTS_FILE).map(|w| w.blended()));
+static WEIGHTS: LazyLock<Option<Weights>> = LazyLock::new(|| Weights::for_engine(WEIGHTS_FILE));
 
 impl Weights {
     /// Weights from their bands' top empties (increasing, the last 64) and the values, band
@@ -562,6 +561,13 @@ impl Weights {
     /// this layout.
     pub fn builtin() -> Option<&'static Weights> {
         WEIGHTS.as_ref()
+    }
+
+    /// A weight file as the engine reads it: parsed ([`Weights::from_bytes`]) and
+    /// [blended](Weights::blended). The shipped file and `selfplay --b-weights` both come
+    /// this way, so the same file always plays the same engine.
+    pub fn for_engine(bytes: &[u8]) -> Option<Weights> {
+        Weights::from_bytes(bytes).map(|w| w.blended())
     }
 
     /// The shipped file's bands as fitted (not blended): what the fitter starts from and
