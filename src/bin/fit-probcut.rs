@@ -2,27 +2,52 @@
 //! `search::othello::probcut`) and print it.
 //!
 //! ```sh
-//! cargo run --release --bin fit-probcut -- --games 120 --depth 11   # writes assets/probcut.txt
+//! # the shipped table (assets/probcut.txt): nodes of the engine's own depth-12 searches
+//! cargo run --release --bin fit-probcut -- --games 60 --depth 11 --min-empties 13 \
+//!     --stage-width 6 --tree-depth 12
 //! ```
 //!
-//! Positions: games from the XOT openings (`assets/xot.txt`, taken in order) played on by the
-//! best move of a one-ply pattern evaluation, one move in eight at random for variety; every
-//! `--every`-th position of a game (a different phase for each game) with more than
-//! `--min-empties` empties is kept. Each kept position is searched by the engine itself
-//! (iterative deepening to `--depth`, one thread, Multi-ProbCut off, a cleared table per
-//! position, so the fit does not depend on the machine or the order), and every iteration's
-//! score is recorded. For each stage (a band of `--stage-width` empties) and each depth `d`,
-//! the depth-`d` scores are regressed on those of the shallow depth `d'` of
-//! `probcut::shallow_depth` by least squares: slope, intercept, and the standard deviation σ
-//! of the residuals, in centi-discs. The table is printed and written to `--out`.
+//! Positions, with `--tree-depth D` (the shipped table): the nodes where the search itself tries
+//! Multi-ProbCut. Games from the XOT openings are played by the engine at depth `D` (its
+//! fixed-depth confidence, a cleared table per game) down to `--tree-until` empties; every
+//! search board offers its tried nodes to a `probcut::NodeSampler`, which keeps one in 16 (by
+//! hash) with three or more plies left; of the distinct nodes, `--per-stage` a stage are kept
+//! (a seeded choice). These are the positions the table is used on: mostly one to nine plies
+//! below a played position, many after a poor move. The searches that sample them prune with
+//! the table the binary was built with: the shipped table came from a build with the previous
+//! one (fitted on the greedy games below), so the command run again on today's build samples
+//! a slightly different tree.
+//!
+//! Positions without it: games from the XOT openings (`assets/xot.txt`, taken in order) played on
+//! by the best move of a one-ply pattern evaluation, one move in eight at random for variety; every
+//! `--every`-th position of a game (a different phase for each game) with more than `--min-empties`
+//! empties is kept. Each kept position is searched by the engine itself (iterative deepening to
+//! `--depth`, one thread, Multi-ProbCut off, a cleared table per position, so the fit does not
+//! depend on the machine or the order), and every iteration's score is recorded. For each stage (a
+//! band of `--stage-width` empties) and each depth `d`, the depth-`d` scores are regressed on those
+//! of the shallow depth `d'` of `probcut::shallow_depth` by least squares: slope, intercept, and
+//! the standard deviation σ of the residuals, in centi-discs. The table is printed and written to
+//! `--out`.
+//!
+//! The greedy games' positions (the table before session 56, `--games 150 --every 4`) are more
+//! lopsided than the nodes the search tries the cut on, and give larger σ from 26 to 49 empties
+//! (see `search::othello::probcut`). Measured on `nboard` at depth 12 (`220,5`) over 60
+//! positions of our games against NTest: the greedy table 21.49M nodes in 2.85-2.89 s; fitted on
+//! descendants of stronger games (a depth-6 policy, then up to four random plies, a throwaway
+//! option) 20.42M in 2.68 s; on the nodes of our searches in 80 games against NTest (logged by a
+//! throwaway switch) 15.59M in 2.12 s; on the nodes of self-play at depth 12 (`--tree-depth 12`,
+//! one node in 256 kept, no rows above 49 empties: too few nodes there) close to that; one in 16
+//! (shipped) 14.82M in 1.99 s.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use xorboard::game::othello::{Othello, moves};
-use xorboard::game::{Game, Move};
-use xorboard::search::othello::probcut::{MIN_DEPTH, Row, Table as ProbCutTable, shallow_depth};
+use xorboard::game::{Game, Move, Side};
+use xorboard::search::othello::probcut::{
+    MIN_DEPTH, NodeSampler, Row, Table as ProbCutTable, shallow_depth,
+};
 use xorboard::search::othello::{HANDOVER_GAP, pattern_evaluate};
 use xorboard::search::{Limits, Searcher};
 use xorboard::tt::{Policy, Table};
@@ -49,6 +74,18 @@ struct Args {
     /// Table size (MiB).
     #[arg(long, default_value_t = 32)]
     tt_mib: usize,
+    /// Fit on the nodes where the search tries Multi-ProbCut instead of the game positions: the
+    /// games are played by the engine at this depth (its fixed-depth confidence, a cleared
+    /// table per game, up to `--tree-until` empties), and the nodes of those searches are
+    /// sampled ([`NodeSampler`]). 0: the greedy games' positions themselves.
+    #[arg(long, default_value_t = 0)]
+    tree_depth: u32,
+    /// The tree games stop at this many empties.
+    #[arg(long, default_value_t = 24)]
+    tree_until: u32,
+    /// Tree positions kept per stage (a seeded sample of the distinct nodes).
+    #[arg(long, default_value_t = 250)]
+    per_stage: usize,
     /// Where to write the table.
     #[arg(long, default_value = "assets/probcut.txt")]
     out: std::path::PathBuf,
@@ -63,7 +100,11 @@ struct Sample {
 fn main() {
     let args = <Args as clap::Parser>::parse();
     let start = Instant::now();
-    let positions = positions(&args);
+    let positions = if args.tree_depth > 0 {
+        tree_positions(&args)
+    } else {
+        positions(&args)
+    };
     eprintln!("{} positions from {} games", positions.len(), args.games);
     let table = Arc::new(Table::new(args.tt_mib, Policy::TwoTier, 64));
     let stop = AtomicBool::new(false);
@@ -105,7 +146,7 @@ fn main() {
     let mut text = format!(
         "# Multi-ProbCut table of the Othello midgame search, written by\n\
          # cargo run --release --bin fit-probcut -- --games {} --depth {} --every {} \
-         --min-empties {} --stage-width {}\n\
+         --min-empties {} --stage-width {}{}\n\
          # ({} positions). Scores in centi-discs: v_deep ~ slope * v_shallow + intercept, \
          sigma the residuals' standard deviation.\n\
          # min_empties max_empties deep shallow slope intercept sigma samples\n",
@@ -114,6 +155,14 @@ fn main() {
         args.every,
         args.min_empties,
         args.stage_width,
+        if args.tree_depth > 0 {
+            format!(
+                " --tree-depth {} --tree-until {} --per-stage {}",
+                args.tree_depth, args.tree_until, args.per_stage
+            )
+        } else {
+            String::new()
+        },
         samples.len()
     );
     for r in &rows {
@@ -163,6 +212,72 @@ fn positions(args: &Args) -> Vec<Othello> {
             };
             g.play(mv);
         }
+    }
+    out
+}
+
+/// The nodes where the engine's own searches try Multi-ProbCut: games from the XOT openings
+/// (the same openings as [`positions`]) played by the engine at `--tree-depth`, every search's
+/// tried nodes sampled, then at most `--per-stage` distinct ones per stage, a seeded choice.
+fn tree_positions(args: &Args) -> Vec<Othello> {
+    let xot = std::fs::read_to_string("assets/xot.txt").expect("assets/xot.txt");
+    let openings: Vec<&str> = xot
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    let sampler = Arc::new(NodeSampler::new(16));
+    let table = Arc::new(Table::new(args.tt_mib, Policy::TwoTier, 64));
+    let stop = AtomicBool::new(false);
+    for gi in 0..args.games {
+        let line = openings[gi * 7 % openings.len()];
+        let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
+        let mut g = Othello::default();
+        xorboard::game::play_line(&mut g, &names).expect("legal opening");
+        table.clear();
+        let mut s: Searcher<Othello> = Searcher::new(table.clone());
+        let mut options = s.options();
+        options.probcut = Some(xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT);
+        options.count_stats = false;
+        s.set_options(options);
+        let tree_sampler = sampler.clone();
+        s.set_board_setup(Some(Arc::new(move |b| {
+            b.sample_probcut_nodes(tree_sampler.clone())
+        })));
+        let mut legal = Vec::new();
+        while !g.is_over() && g.empties() > args.tree_until {
+            g.legal_moves(&mut legal);
+            let mv = if legal.len() > 1 {
+                let r = s.search(&g, &Limits::depth(args.tree_depth), &stop, &mut |_| {});
+                r.best.unwrap_or(legal[0])
+            } else {
+                legal[0]
+            };
+            g.play(mv);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut by_stage: std::collections::BTreeMap<u32, Vec<(u64, u64)>> = Default::default();
+    for (p, o) in sampler.take() {
+        let empties = (p | o).count_zeros();
+        if empties > args.min_empties && moves(p, o) != 0 && seen.insert((p, o)) {
+            let stage = (empties - args.min_empties - 1) / args.stage_width;
+            by_stage.entry(stage).or_default().push((p, o));
+        }
+    }
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut out = Vec::new();
+    for nodes in by_stage.values_mut() {
+        // A seeded Fisher-Yates shuffle, then the first `per_stage`.
+        for i in (1..nodes.len()).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            nodes.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        out.extend(nodes.iter().take(args.per_stage).map(|&(p, o)| {
+            Othello::from_bitboards(p, o, Side::Black, xorboard::zobrist::Keys::default_keys())
+        }));
     }
     out
 }

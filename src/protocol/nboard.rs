@@ -72,9 +72,22 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// NTest's think time, `220,5` 46.1% (187-224-69) at 2.78 times, `230,5` 47.2% (193-220-67) at
 /// 3.04 times. Now `220,5`: the time the blend saves spent on a sounder tree, under the 3× limit.
 ///
+/// Session 56, on the same twelve sets. A confidence by stage (a throwaway switch) lies on the
+/// same line: 140,5 from 44 empties up and 240,5 below 47.1% (194-222-64) at 3.14 times, 260,5
+/// from 44 up and 220,5 below 46.8% (191-222-67) at 2.91 times. The Multi-ProbCut table fitted
+/// on the nodes where the search tries the cut
+/// ([`probcut`](crate::search::othello::probcut)) prunes more at the same confidence: `220,5`
+/// 44.8% (185-235-60) at 2.29 times, `250,5` 47.4% (193-218-69) at 2.74 times, `260,5` 46.8%
+/// (191-222-67) at 2.96 times; the same
+/// table fitted on the nodes of our searches in matches against NTest (seeds 5 and 9) 46.7%
+/// (194-226-60) at 2.27 times and 46.8% (193-224-63) at 2.94 times. Every point measured at
+/// depth 12 since session 53 lies within a point or two of 46%, whatever the time: the margin
+/// to 50% is not in this confidence. Now `250,5`: the time that table saves spent on a sounder
+/// tree, as before under the 3× limit.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
-    base: 220,
+    base: 250,
     per_depth: 5,
 };
 /// Deepest `set depth` accepted.

@@ -443,6 +443,8 @@ pub struct OthelloBoard {
     win_loss_draw: bool,
     /// See [`SearchOptions::early_result_plies`](crate::search::SearchOptions).
     early_result_plies: i32,
+    /// Where the nodes that try Multi-ProbCut are sampled, when fitting its table.
+    probcut_sampler: Option<Arc<probcut::NodeSampler>>,
 }
 
 impl std::fmt::Debug for OthelloBoard {
@@ -479,7 +481,13 @@ impl OthelloBoard {
             }),
             win_loss_draw: false,
             early_result_plies: 0,
+            probcut_sampler: None,
         }
+    }
+
+    /// Offer every node that tries Multi-ProbCut to `sampler` (`fit-probcut --tree-depth`).
+    pub fn sample_probcut_nodes(&mut self, sampler: Arc<probcut::NodeSampler>) {
+        self.probcut_sampler = Some(sampler);
     }
 
     /// Evaluate with `w` instead of the built-in weights (the exact solver still orders its
@@ -795,6 +803,9 @@ impl Board for OthelloBoard {
             return None;
         }
         let (shallow, slope, intercept, sigma) = probcut::Table::builtin().rule(empties, depth)?;
+        if let Some(sampler) = &self.probcut_sampler {
+            sampler.offer(self.hash, self.p, self.o, depth);
+        }
         Some(ProbCut {
             shallow,
             slope,
@@ -1199,6 +1210,51 @@ mod tests {
                 "{best:?}"
             );
             assert_eq!(stats.raw_score, result_of(best_result.unwrap_or(0)));
+        }
+    }
+
+    #[test]
+    fn a_probcut_sampler_sees_the_nodes_that_try_multi_probcut() {
+        let stop = AtomicBool::new(false);
+        for g in random_positions(36, 2) {
+            let search = |sampler: Option<Arc<probcut::NodeSampler>>, probcut: bool| {
+                let table = Arc::new(Table::new(16, Policy::TwoTier, 64));
+                let mut s: Searcher<Othello> = Searcher::new(table);
+                let mut options = s.options();
+                if !probcut {
+                    options.probcut = None;
+                }
+                s.set_options(options);
+                if let Some(sampler) = sampler {
+                    s.set_board_setup(Some(Arc::new(move |b: &mut OthelloBoard| {
+                        b.sample_probcut_nodes(sampler.clone())
+                    })));
+                }
+                s.search(&g, &Limits::depth(8), &stop, &mut |_| {})
+            };
+            let sampler = Arc::new(probcut::NodeSampler::new(1));
+            let sampled = search(Some(sampler.clone()), true);
+            let nodes = sampler.take();
+            assert!(!nodes.is_empty());
+            // The root or nodes below it, none of them over.
+            let (p, o) = g.player_opponent();
+            for &(np, no) in &nodes {
+                assert_eq!(np & no, 0);
+                assert_eq!((np | no) & (p | o), p | o);
+                assert!((np | no).count_zeros() <= g.empties());
+                assert!(moves(np, no) != 0 || moves(no, np) != 0);
+            }
+            assert!(sampler.take().is_empty(), "take empties the sampler");
+            // Sampling changes nothing the search finds.
+            let plain = search(None, true);
+            assert_eq!(
+                (sampled.best, sampled.raw_score),
+                (plain.best, plain.raw_score)
+            );
+            // Without Multi-ProbCut no node tries it.
+            let sampler = Arc::new(probcut::NodeSampler::new(1));
+            search(Some(sampler.clone()), false);
+            assert!(sampler.take().is_empty());
         }
     }
 

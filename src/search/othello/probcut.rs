@@ -3,9 +3,10 @@
 //! search, and the fitted regression `v_d ≈ slope · v_d' + intercept` with the standard
 //! deviation σ of its error, all in centi-discs.
 //!
-//! The table is fitted by `src/bin/fit-probcut.rs` from the engine's own searches of positions
-//! reached from the XOT openings, and shipped in `assets/probcut.txt` (compiled in, so nothing
-//! is read at run time). A row per stage and deep depth:
+//! The table is fitted by `src/bin/fit-probcut.rs` from the engine's own searches, on the nodes
+//! where its depth-12 searches of games from the XOT openings try Multi-ProbCut
+//! ([`NodeSampler`]), and shipped in `assets/probcut.txt` (compiled in, so nothing is read at
+//! run time). A row per stage and deep depth:
 //!
 //! ```text
 //! # min_empties max_empties deep shallow slope intercept sigma samples
@@ -14,8 +15,29 @@
 //!
 //! Depths beyond the deepest fitted one use that depth's row with the same gap between the
 //! two depths (the error grows with the gap, and changes little with the depth itself).
+//!
+//! Which positions the table is fitted on matters (session 56). The previous table was fitted on
+//! the positions of games played by a one-ply greedy policy (a move in eight at random): lopsided
+//! positions, where a shallow search misjudges a deep one more than at the nodes the search tries
+//! the cut on. Fitted on those nodes instead, σ is smaller by a fifth on average from 26 to 37
+//! empties (at 32-37, depth 8 from 4: 2.15 discs against 2.82; 10 from 4: 2.54 against 3.32) and by
+//! a tenth from 38 to 49, about the same from 14 to 25, and larger by a sixth from 50 up (8 from 4:
+//! 1.63 against 1.29), where the greedy games are still balanced. NTest's own table (its
+//! `mpcJA_25.txt`, through the origin, same pairs) reads 1.60 discs at 32-37 for 8 from 4. The same
+//! confidence then cuts more, and as soundly: `nboard` at depth 12 (`220,5`) on 60 positions of our
+//! games against NTest searches 14.82M nodes in 1.99 s where the greedy table searched 21.49M in
+//! 2.89 s; against NTest, both at depth 12 (the twelve 40-game sets of
+//! [`FIXED_DEPTH_PROBCUT`](crate::protocol::nboard::FIXED_DEPTH_PROBCUT)), 44.8% at 2.29 times
+//! NTest's think time, at `250,5` (now the fixed-depth confidence) 47.4% at 2.74 times, where the
+//! greedy table scored 46.1% at 2.78 times at `220,5`. At equal time (NTest at depth 16 against
+//! `nboard --move-ms 64` uncapped, the six 40-game sets of
+//! [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES), each run beside the greedy table's):
+//! 35.6% (70-139-31) against 33.1% (62-143-35); the table fitted on our nodes in games against
+//! NTest 35.2% (63-134-43) against 32.5% (61-145-34). So 35.4% of 480 games against 32.8% of 480: a
+//! gain of under one standard error of the difference, in the direction the time saved at depth 12
+//! predicts.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 
 /// The fitted table as shipped.
 pub const PROBCUT_TABLE: &str = include_str!("../../../assets/probcut.txt");
@@ -40,6 +62,48 @@ pub const MIN_DEPTH: i32 = 2;
 /// saves are worth.
 pub fn shallow_depth(deep: i32) -> i32 {
     deep - 2 * ((deep + 2) / 4)
+}
+
+/// Collects positions where the search tries Multi-ProbCut, for fitting the table on the
+/// nodes it is used at (`fit-probcut --tree-depth`): one node in `keep_one_in` (chosen by its
+/// hash, so a search keeps the same ones whatever the order) with at least [`SAMPLED_DEPTH`]
+/// plies left. Installed on a search board by
+/// [`OthelloBoard::sample_probcut_nodes`](super::OthelloBoard::sample_probcut_nodes); boards
+/// without one pay a single check.
+pub struct NodeSampler {
+    keep_one_in: u64,
+    positions: Mutex<Vec<(u64, u64)>>,
+}
+
+/// Fewest plies left at a node [`NodeSampler`] keeps.
+pub const SAMPLED_DEPTH: i32 = 3;
+
+impl NodeSampler {
+    /// A sampler keeping about one tried node in `keep_one_in` (rounded up to a power of two).
+    pub fn new(keep_one_in: u64) -> NodeSampler {
+        NodeSampler {
+            keep_one_in: keep_one_in.max(1).next_power_of_two(),
+            positions: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A node with `depth` plies left whose Multi-ProbCut rule was looked up: `(player,
+    /// opponent)` bitboards, the side to move first.
+    #[inline]
+    pub fn offer(&self, hash: u64, player: u64, opponent: u64, depth: i32) {
+        if depth >= SAMPLED_DEPTH && (hash >> 32) & (self.keep_one_in - 1) == 0 {
+            self.positions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((player, opponent));
+        }
+    }
+
+    /// The positions kept so far (a node tried more than once is kept more than once), and the
+    /// sampler emptied.
+    pub fn take(&self) -> Vec<(u64, u64)> {
+        std::mem::take(&mut *self.positions.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 /// One fitted pair of depths at one stage.
