@@ -177,25 +177,11 @@ fn main() {
 
 /// The positions to search, in a fixed order.
 fn positions(args: &Args) -> Vec<Othello> {
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("assets/xot.txt");
-    let openings: Vec<&str> = xot
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or("").trim())
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .collect();
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let openings = xot_openings();
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::new();
     for gi in 0..args.games {
-        let line = openings[gi * 7 % openings.len()];
-        let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
-        let mut g = Othello::default();
-        xorboard::game::play_line(&mut g, &names).expect("legal opening");
+        let mut g = game_opening(&openings, gi);
         let mut ply = gi;
         let mut legal = Vec::new();
         while !g.is_over() && g.empties() > args.min_empties {
@@ -205,7 +191,7 @@ fn positions(args: &Args) -> Vec<Othello> {
             }
             ply += 1;
             g.legal_moves(&mut legal);
-            let mv = if legal.len() > 1 && next() % 8 == 0 {
+            let mv = if legal.len() > 1 && next().is_multiple_of(8) {
                 legal[(next() % legal.len() as u64) as usize]
             } else {
                 best_by_evaluation(&mut g, &legal)
@@ -220,20 +206,12 @@ fn positions(args: &Args) -> Vec<Othello> {
 /// (the same openings as [`positions`]) played by the engine at `--tree-depth`, every search's
 /// tried nodes sampled, then at most `--per-stage` distinct ones per stage, a seeded choice.
 fn tree_positions(args: &Args) -> Vec<Othello> {
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("assets/xot.txt");
-    let openings: Vec<&str> = xot
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or("").trim())
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .collect();
+    let openings = xot_openings();
     let sampler = Arc::new(NodeSampler::new(16));
     let table = Arc::new(Table::new(args.tt_mib, Policy::TwoTier, 64));
     let stop = AtomicBool::new(false);
     for gi in 0..args.games {
-        let line = openings[gi * 7 % openings.len()];
-        let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
-        let mut g = Othello::default();
-        xorboard::game::play_line(&mut g, &names).expect("legal opening");
+        let mut g = game_opening(&openings, gi);
         table.clear();
         let mut s: Searcher<Othello> = Searcher::new(table.clone());
         let mut options = s.options();
@@ -265,21 +243,47 @@ fn tree_positions(args: &Args) -> Vec<Othello> {
             by_stage.entry(stage).or_default().push((p, o));
         }
     }
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let mut out = Vec::new();
     for nodes in by_stage.values_mut() {
         // A seeded Fisher-Yates shuffle, then the first `per_stage`.
         for i in (1..nodes.len()).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            nodes.swap(i, (rng % (i as u64 + 1)) as usize);
+            nodes.swap(i, (next() % (i as u64 + 1)) as usize);
         }
         out.extend(nodes.iter().take(args.per_stage).map(|&(p, o)| {
             Othello::from_bitboards(p, o, Side::Black, xorboard::zobrist::Keys::default_keys())
         }));
     }
     out
+}
+
+/// The XOT openings of `assets/xot.txt` (run from the project's root), one transcript each.
+fn xot_openings() -> Vec<String> {
+    let xot = std::fs::read_to_string("assets/xot.txt").expect("assets/xot.txt");
+    xot.lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Game `index`'s start: every seventh XOT opening, so the games spread over the list.
+fn game_opening(openings: &[String], index: usize) -> Othello {
+    let line = &openings[index * 7 % openings.len()];
+    let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
+    let mut g = Othello::default();
+    xorboard::game::play_line(&mut g, &names).expect("legal opening");
+    g
+}
+
+/// A xorshift generator from `seed` (not zero).
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
 }
 
 /// The move whose resulting position the pattern evaluation likes best for the mover.
