@@ -68,7 +68,10 @@ impl Default for SearchOptions {
 /// Pruning more does not pay either: NTest's own rule, a flat 1.0 (`100,0`; 0.37 discs a move
 /// on the single positions against 0.40–0.44), scored 27.5% (53-161-26) against `100,5`'s 34.8%
 /// (68-141-31) side by side. In four such runs on one day `100,5` scored 31.0, 29.8, 33.3 and
-/// 34.8%: 32.2% of 960 games.
+/// 34.8%: 32.2% of 960 games. With the Multi-ProbCut table fitted on the search's own nodes
+/// (session 56, see [`probcut`](super::othello::probcut)), whose smaller σ make the same
+/// confidence cut more: `130,5` 35.6% (67-136-37) beside `100,5` at 34.4% (61-136-43), so
+/// `100,5` stays (35.0% of 480 games in the session).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProbCutConfidence {
     /// `t` at depth 0, in hundredths of a standard deviation.
