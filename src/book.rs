@@ -203,6 +203,17 @@ pub fn gomoku_after(moves: &str, keys: &'static Keys) -> Result<Gomoku, String> 
     Ok(g)
 }
 
+/// The XOT openings shipped in `assets/xot.txt` (compiled in): one transcript of eight moves
+/// from the standard start each, such as `f5d6c3d3c4f4c5b3`; `#` comment lines and text after
+/// `;` are left out.
+pub fn xot_openings() -> Vec<&'static str> {
+    include_str!("../assets/xot.txt")
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect()
+}
+
 /// The positions of a Gomoku openings file (`assets/openings-freestyle15.txt`): one opening a
 /// line, moves as for [`gomoku_after`], `#` starting a comment. A bad line gives a one-line
 /// error naming it.

@@ -24,10 +24,7 @@ fn weights() -> &'static Weights {
 /// Positions from seeded playouts after XOT openings: a one-ply policy with the shipped
 /// weights, a random choice among the best three moves.
 fn playout_positions(games: usize) -> Vec<(u64, u64)> {
-    let xot: Vec<&str> = include_str!("../assets/xot.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
+    let xot = xorboard::book::xot_openings();
     let mut rng = 0x7E3D_05A1_u64;
     let mut next = || {
         rng ^= rng << 13;

@@ -59,11 +59,7 @@ fn main() {
 }
 
 fn fit_othello_weights(games: usize) {
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("xot");
-    let openings: Vec<&str> = xot
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
+    let openings = xorboard::book::xot_openings();
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(64);
     let table = Arc::new(Table::new(8, Policy::TwoTier, 64));

@@ -177,7 +177,7 @@ fn main() {
 
 /// The positions to search, in a fixed order.
 fn positions(args: &Args) -> Vec<Othello> {
-    let openings = xot_openings();
+    let openings = xorboard::book::xot_openings();
     let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::new();
     for gi in 0..args.games {
@@ -206,7 +206,7 @@ fn positions(args: &Args) -> Vec<Othello> {
 /// (the same openings as [`positions`]) played by the engine at `--tree-depth`, every search's
 /// tried nodes sampled, then at most `--per-stage` distinct ones per stage, a seeded choice.
 fn tree_positions(args: &Args) -> Vec<Othello> {
-    let openings = xot_openings();
+    let openings = xorboard::book::xot_openings();
     let sampler = Arc::new(NodeSampler::new(16));
     let table = Arc::new(Table::new(args.tt_mib, Policy::TwoTier, 64));
     let stop = AtomicBool::new(false);
@@ -257,19 +257,9 @@ fn tree_positions(args: &Args) -> Vec<Othello> {
     out
 }
 
-/// The XOT openings of `assets/xot.txt` (run from the project's root), one transcript each.
-fn xot_openings() -> Vec<String> {
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("assets/xot.txt");
-    xot.lines()
-        .map(|l| l.split(';').next().unwrap_or("").trim())
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Game `index`'s start: every seventh XOT opening, so the games spread over the list.
-fn game_opening(openings: &[String], index: usize) -> Othello {
-    let line = &openings[index * 7 % openings.len()];
+fn game_opening(openings: &[&str], index: usize) -> Othello {
+    let line = openings[index * 7 % openings.len()];
     let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
     let mut g = Othello::default();
     xorboard::game::play_line(&mut g, &names).expect("legal opening");

@@ -712,7 +712,7 @@ fn main() {
     // a run extending a cache (`--first`) gets its own random stream
     let mut rng = Rng(0x005E_ED0F_E7A1 ^ (first as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
 
-    let openings = load_xot();
+    let openings = xorboard::book::xot_openings();
 
     let mut labeled: Vec<Sample> = Vec::new();
     let mut unlabeled: Vec<(u64, u64)> = Vec::new();
@@ -743,7 +743,7 @@ fn main() {
         for g in first..first + games {
             let (mut p, mut o) = (START_BLACK, START_WHITE);
             if g % 2 == 0 {
-                let line = &openings[(g / 2) % openings.len()];
+                let line = openings[(g / 2) % openings.len()];
                 let mut ok = true;
                 for sq in line.as_bytes().chunks(2) {
                     let Some(x) = std::str::from_utf8(sq).ok().and_then(parse_square) else {
@@ -1239,15 +1239,6 @@ const SWING_LINES: [&str; 6] = [
     "f5f6d3c5c6e3c4b4",
 ];
 
-/// The XOT openings (`assets/xot.txt`, run from the crate root).
-fn load_xot() -> Vec<String> {
-    let xot = std::fs::read_to_string("assets/xot.txt").expect("run from the crate root");
-    xot.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 /// The position after an opening line (its legal prefix).
 fn opening_position(line: &str) -> (u64, u64) {
     let (mut p, mut o) = (START_BLACK, START_WHITE);
@@ -1361,13 +1352,13 @@ fn swing(cli: &Cli) {
     if gap_games == 0 {
         return;
     }
-    let openings = load_xot();
+    let openings = xorboard::book::xot_openings();
     let mut rng = Rng(0x005E_ED0F_5A1C);
     let tops = weights.tops().to_vec();
     // per band: sum of gaps, count
     let mut gaps = vec![(0f64, 0usize); tops.len()];
     for i in 0..gap_games {
-        let start = opening_position(&openings[(i * 7919) % openings.len()]);
+        let start = opening_position(openings[(i * 7919) % openings.len()]);
         let (seen, _) = playout(start, 0, base, &mut rng);
         for (p, o) in seen {
             let b = weights.band(empties(p, o));
@@ -1406,7 +1397,7 @@ fn probcut_fit(cli: &Cli) {
         std::process::exit(2);
     }
     let weights = load_weights(&cli.weights);
-    let openings = load_xot();
+    let openings = xorboard::book::xot_openings();
     let mut rng = Rng(0x005E_ED0F_9C07);
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(64);
@@ -1414,7 +1405,7 @@ fn probcut_fit(cli: &Cli) {
     let mut samples: Vec<Vec<(Vec<f64>, f64)>> = vec![Vec::new(); hi as usize + 1];
     let started = std::time::Instant::now();
     for g in 0..games {
-        let start = opening_position(&openings[(g * 7919) % openings.len()]);
+        let start = opening_position(openings[(g * 7919) % openings.len()]);
         let (seen, _) = playout(start, lo, weights, &mut rng);
         for (p, o) in seen {
             let n = empties(p, o);

@@ -251,10 +251,7 @@ pub fn run(args: &SelfplayArgs) -> CommandResult {
 
 /// Opening move lists (as names) for Othello: XOT lines in a seeded random order.
 fn othello_openings(args: &SelfplayArgs) -> Vec<Vec<String>> {
-    let lines: Vec<&str> = include_str!("../../assets/xot.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
+    let lines = crate::book::xot_openings();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.opening_seed);
     (0..args.games.div_ceil(2))
         .map(|_| {
