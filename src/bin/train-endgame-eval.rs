@@ -126,6 +126,14 @@
 //! third better in the middle bands plays no better in this search: like the exact labels below,
 //! closeness to a stronger judge's scores is not what the games are lost on.
 //!
+//! Nor do more engine labels help (session 57): the positions of `--games 100000` (the shipped
+//! recipe's games), 150,000 a band from 27 to 54 empties labelled by the engine at depth 8
+//! (`--engine-labels 8 --per-band 150000 --jobs 2`, 9 minutes), fitted with the defaults: held
+//! out against those labels, bands 27-30 to 51-54 miss by 5.95 / 5.47 / 4.89 / 4.48 / 4.02 /
+//! 3.45 / 3.10 discs, the shipped bands by 5.96 / 5.45 / 4.97 / 4.52 / 3.91 / 3.48 / 3.12
+//! (training 5.36 down to 3.13): with 140,000 labels a band the fit learns its sample, not the
+//! search. Not played.
+//!
 //! Nor is it the pattern set's capacity (session 49): a twelfth shape, the corner triangle of ten
 //! squares (a1-d1, a2-c2, a3-b3, a4; four kept instances), with zero weights in the endgame bands
 //! and the midgame bands fitted by the shipped command (`--games 100000`), misses its held-out

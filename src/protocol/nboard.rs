@@ -85,6 +85,11 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// to 50% is not in this confidence. Now `250,5`: the time that table saves spent on a sounder
 /// tree, as before under the 3× limit.
 ///
+/// Session 57, the same twelve sets at `400,5` (two and a half times the nodes of `250,5` to
+/// depth 12): 45.7% (187-228-65) at 6.08 times NTest's think time. Pruning less than `250,5`
+/// buys nothing at a fixed depth: what a depth-12 search of ours sees, not what Multi-ProbCut
+/// leaves out of it, is what NTest's depth 12 beats.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 250,
@@ -145,6 +150,15 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// draw or loss turns over), so the lost games are lost in the midgame. Per move (one 40-game set,
 /// seed 23), NTest thinks 67–101 ms from 52 to 44 empties, about 70 from 43 to 28 and 150–170 from
 /// 27 to 20 (its selective solves), xorboard 37–49, 91, then 133–178.
+///
+/// So the time from 29 to 22 empties was moved to the midgame (session 57, a throwaway switch;
+/// each variant beside the shipped shares, NTest at depth 16, `--move-ms 64` uncapped): 80% /
+/// 220% / 150% (from 60 to 45, 44 to 30, 29 to 22 empties) 34.2% (64-140-36) on the six sets,
+/// 370 s against NTest's 330 s, where the shipped shares scored 32.5%, 352 s against 333 s; 100%
+/// / 250% / 80% 34.2% (70-146-24), 380 s against 321 s, shipped 29.6%; 90% / 230% / 70% on six
+/// other sets (seeds 23, 29, 31, 37, 41, 43) 29.8% (60-157-23), 351 s against 335 s, shipped 33.5%
+/// (64-143-33). 32.7% of 720 games against 31.9% of 720, the first two thinking a tenth longer:
+/// where the midgame's time comes from does not show in the games. Not kept.
 ///
 /// [`eval`]: crate::search::othello::eval
 pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =

@@ -98,6 +98,19 @@
 //! the first) at equal time where the shipped bands scored 32.1% beside them, and 45.8% at equal
 //! depth 12 against the shipped bands' 47.8% (see `src/bin/train-endgame-eval.rs`).
 //!
+//! Nor the search's speed to a depth (session 57, a copy of NTest built outside the tree to
+//! print its node counts): on the 60 positions above, NTest reaches depth 12 in 0.69 s and 14 in
+//! 2.06 s, this search with `--probcut 100,5` (the equal-time confidence) in 0.50 and 1.30 s; at
+//! `250,5` (the fixed-depth one) depth 12 takes 2.77 s, at `400,5` 6.89 s, without Multi-ProbCut
+//! 69.8 s. At equal time this search is the deeper one, and at a fixed depth pruning less does not
+//! close the gap (see [`FIXED_DEPTH_PROBCUT`](crate::protocol::nboard::FIXED_DEPTH_PROBCUT)).
+//! Where the games are decided (see also
+//! [`BUDGET_SHARES`](crate::protocol::nboard::BUDGET_SHARES)): one 40-game set at equal time
+//! (`--shuffle --seed 7`, 9-28-3), every game solved exactly at 26 and 24 empties and 15 of them
+//! at 28: 24 of the 28 losses were lost at 26 empties already (the other four at 24, not solved
+//! at 26), every loss among the 15 at 28; from 26 empties on the result changed twice, a win we
+//! drew and a draw NTest lost.
+//!
 //! The seam for an exact endgame solver is [`Board::exact_hook`]; it is the only place an Othello
 //! solver needs to plug into (it gets raw bitboards from [`Othello::player_opponent`]).
 
