@@ -88,7 +88,9 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// Session 57, the same twelve sets at `400,5` (two and a half times the nodes of `250,5` to
 /// depth 12): 45.7% (187-228-65) at 6.08 times NTest's think time. Pruning less than `250,5`
 /// buys nothing at a fixed depth: what a depth-12 search of ours sees, not what Multi-ProbCut
-/// leaves out of it, is what NTest's depth 12 beats.
+/// leaves out of it, is what NTest's depth 12 beats. The shipped `250,5` on twelve sets that chose
+/// nothing here (seeds 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191): 47.8%
+/// (205-226-49) at 2.92 times NTest's think time.
 ///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
