@@ -103,6 +103,13 @@
 //!
 //! One standard error of a 240-game score is about 3 points: none of these is better.
 //!
+//! Nor at a fixed depth (session 57): the shipped recipe run again by today's binary
+//! (`--games 100000`) fits midgame bands that differ from the shipped ones in 636,662 of their
+//! weights (the shipped bands came from an earlier build); the two averaged, an ensemble of two
+//! fits of the same games, scored 46.1% (193-230-57) at 2.85 times NTest's think time, both at
+//! depth 12 on the twelve 40-game sets of `protocol::nboard::FIXED_DEPTH_PROBCUT` (`250,5`), where
+//! the shipped weights score 47.4%.
+//!
 //! Session 48, the midgame bands fitted to NTest's own search scores (a measurement, not an asset:
 //! weights distilled from another program are not this project's to ship). Positions: 20,000 games
 //! of the default policy (`--games 20000 --data`), 24,000 sampled per band from 27 to 58 empties;
