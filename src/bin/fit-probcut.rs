@@ -260,10 +260,8 @@ fn tree_positions(args: &Args) -> Vec<Othello> {
 /// Game `index`'s start: every seventh XOT opening, so the games spread over the list.
 fn game_opening(openings: &[&str], index: usize) -> Othello {
     let line = openings[index * 7 % openings.len()];
-    let names = xorboard::game::notation::split_othello_transcript(line).expect("xot line");
-    let mut g = Othello::default();
-    xorboard::game::play_line(&mut g, &names).expect("legal opening");
-    g
+    xorboard::book::othello_after(line, xorboard::zobrist::Keys::default_keys())
+        .expect("legal XOT opening")
 }
 
 /// A xorshift generator from `seed` (not zero).
