@@ -11,6 +11,11 @@
 //! engine's own long search of it (`assets/gomoku-book.txt`, built by the `build-gomoku-book`
 //! binary from the Gomocup freestyle openings). Piskvork managers rotate and mirror those
 //! openings at random; the canonical key finds the entry in any orientation.
+//!
+//! [`OthelloBook`] is the Othello engine's book of the same kind: one reply per position with
+//! its score, the engine's own deep search (`assets/othello-book.txt`, built by the
+//! `build-othello-book` binary) of the position after each XOT opening and of the position after
+//! the reply it expects there, so it answers the first move of an XOT game with either colour.
 
 use ahash::AHashMap;
 
@@ -134,11 +139,62 @@ impl Book {
     }
 }
 
+/// One reply per position by canonical key, in the canonical orientation, with a score where
+/// the book has one (what both engines' books keep).
+#[derive(Clone, Debug, Default)]
+struct Replies(AHashMap<u64, (Move, Option<i32>)>);
+
+impl Replies {
+    /// Keep `mv` (legal in `game`) as the reply there, unless the position has one already.
+    fn insert<G: Game>(&mut self, game: G, mv: Move, score: Option<i32>) {
+        let g = Symmetric::new(game);
+        self.0
+            .entry(g.tt_key())
+            .or_insert((g.move_to_tt(mv), score));
+    }
+
+    /// The reply in `game`, in its orientation, whatever the move order, rotation or mirror.
+    fn get<G: Game + Clone>(&self, game: &G) -> Option<(Move, Option<i32>)> {
+        let g = Symmetric::new(game.clone());
+        let &(stored, score) = self.0.get(&g.tt_key())?;
+        let mv = g
+            .all_moves_from_tt(stored)
+            .into_iter()
+            .find(|&m| game.is_legal(m))?;
+        Some((mv, score))
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// Read a book of `<moves> -> <reply>[ <rest>]` lines (`#` starts a comment): `position` plays
+/// the moves, `reply` reads the rest into the move and its score. A bad line gives a one-line
+/// error naming it (`what` names the book); a position listed twice keeps its first reply.
+fn parse_replies<G: Game + Clone>(
+    text: &str,
+    what: &str,
+    position: impl Fn(&str) -> Result<G, String>,
+    reply: impl Fn(&G, &str) -> Result<(Move, Option<i32>), String>,
+) -> Result<Replies, String> {
+    let mut replies = Replies::default();
+    for (n, line) in content_lines(text) {
+        let at = |e: String| format!("{what} line {n}: {e}");
+        let Some((moves, rest)) = line.split_once("->") else {
+            return Err(at("expected '<moves> -> <reply>'".into()));
+        };
+        let g = position(moves).map_err(at)?;
+        let (mv, score) = reply(&g, rest.trim()).map_err(at)?;
+        replies.insert(g, mv, score);
+    }
+    Ok(replies)
+}
+
 /// The Gomoku book: one reply per position, for 15×15 freestyle, by canonical position key.
 #[derive(Clone, Debug, Default)]
 pub struct GomokuBook {
-    /// The reply by canonical key, in the canonical orientation.
-    entries: AHashMap<u64, Move>,
+    replies: Replies,
 }
 
 /// The board size and rule the Gomoku book is built for.
@@ -155,26 +211,23 @@ impl GomokuBook {
     /// Piskvork `x,y` on 15×15; `#` starts a comment. A bad line gives a one-line error naming
     /// it. A position listed twice keeps its first reply.
     pub fn parse(text: &str, keys: &'static Keys) -> Result<GomokuBook, String> {
-        let mut entries = AHashMap::new();
-        for (n, line) in content_lines(text) {
-            let at = |e: String| format!("gomoku book line {n}: {e}");
-            let Some((moves, reply)) = line.split_once("->") else {
-                return Err(at("expected '<moves> -> <reply>'".into()));
-            };
-            let g = Symmetric::new(gomoku_after(moves, keys).map_err(at)?);
-            let reply_text = reply.trim();
-            let mv =
-                crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, reply_text).map_err(at)?;
-            g.check_move(mv)
-                .map_err(|e| at(format!("reply '{reply_text}': {e}")))?;
-            entries.entry(g.tt_key()).or_insert(g.move_to_tt(mv));
-        }
-        Ok(GomokuBook { entries })
+        let replies = parse_replies(
+            text,
+            "gomoku book",
+            |moves| gomoku_after(moves, keys),
+            |g: &Gomoku, reply| {
+                let mv = crate::game::notation::parse_piskvork(GOMOKU_BOOK_SIZE, reply)?;
+                g.check_move(mv)
+                    .map_err(|e| format!("reply '{reply}': {e}"))?;
+                Ok((mv, None))
+            },
+        )?;
+        Ok(GomokuBook { replies })
     }
 
     /// Number of positions (up to symmetry) with a reply.
     pub fn positions(&self) -> usize {
-        self.entries.len()
+        self.replies.len()
     }
 
     /// The book reply in this position, in its orientation: only on a 15×15 freestyle board
@@ -183,11 +236,67 @@ impl GomokuBook {
         if game.size() != GOMOKU_BOOK_SIZE || game.rule() != Rule::Freestyle {
             return None;
         }
-        let g = Symmetric::new(game.clone());
-        let stored = *self.entries.get(&g.tt_key())?;
-        g.all_moves_from_tt(stored)
-            .into_iter()
-            .find(|&m| game.is_legal(m))
+        self.replies.get(game).map(|(mv, _)| mv)
+    }
+}
+
+/// The Othello book: one reply per position with the engine's score of it (centi-discs for the
+/// side to move), by canonical position key.
+#[derive(Clone, Debug, Default)]
+pub struct OthelloBook {
+    replies: Replies,
+}
+
+impl OthelloBook {
+    /// The book of `assets/othello-book.txt` (the positions after the XOT openings) for the
+    /// given keys.
+    pub fn xot(keys: &'static Keys) -> OthelloBook {
+        Self::parse(include_str!("../assets/othello-book.txt"), keys)
+            .expect("assets/othello-book.txt is well formed")
+    }
+
+    /// Parse a book: lines `<transcript> -> <reply> <score>`, the transcript from the standard
+    /// start (`f5d6c3d3c4f4c5b3`, passes `pa`), the score in discs for the side to move
+    /// (`-1.50`); `#` starts a comment. A bad line gives a one-line error naming it. A position
+    /// listed twice keeps its first reply.
+    pub fn parse(text: &str, keys: &'static Keys) -> Result<OthelloBook, String> {
+        let replies = parse_replies(
+            text,
+            "othello book",
+            |moves| othello_after(moves, keys),
+            |g: &Othello, rest| {
+                let mut words = rest.split_whitespace();
+                let (Some(reply), Some(score), None) = (words.next(), words.next(), words.next())
+                else {
+                    return Err(format!("expected '<reply> <score>', got '{rest}'"));
+                };
+                let mv = g
+                    .parse_move(reply)
+                    .map_err(|e| format!("reply '{reply}': {e}"))?;
+                g.check_move(mv)
+                    .map_err(|e| format!("reply '{reply}': {e}"))?;
+                let discs: f64 = score
+                    .parse()
+                    .ok()
+                    .filter(|d: &f64| d.abs() <= 64.0)
+                    .ok_or_else(|| format!("score '{score}' is not a disc count"))?;
+                Ok((mv, Some((discs * 100.0).round() as i32)))
+            },
+        )?;
+        Ok(OthelloBook { replies })
+    }
+
+    /// Number of positions (up to symmetry) with a reply.
+    pub fn positions(&self) -> usize {
+        self.replies.len()
+    }
+
+    /// The book reply in this position and its score (centi-discs for the side to move), in
+    /// its orientation, whatever the move order, rotation or mirror.
+    pub fn reply(&self, game: &Othello) -> Option<(Move, i32)> {
+        self.replies
+            .get(game)
+            .map(|(mv, score)| (mv, score.unwrap_or(0)))
     }
 }
 
@@ -315,6 +424,58 @@ mod tests {
             g.play(Move::at(y * 15 + x));
         }
         assert_eq!(small.reply(&g), None);
+    }
+
+    #[test]
+    fn othello_book_finds_its_positions_by_symmetry_and_transposition() {
+        let book = OthelloBook::parse("# a comment\nf5d6c3d3c4 -> f4 -1.50\n", keys()).unwrap();
+        assert_eq!(book.positions(), 1);
+        let tiger = othello_after("f5d6c3d3c4", keys()).unwrap();
+        let f4 = tiger.parse_move("f4").unwrap();
+        assert_eq!(book.reply(&tiger), Some((f4, -150)));
+        // Transposed (f5d6c4d3c3) and mirrored on the diagonal (e6f4c3c4d3): the same position,
+        // the reply mapped to each orientation.
+        let transposed = othello_after("f5d6c4d3c3", keys()).unwrap();
+        assert_eq!(book.reply(&transposed), Some((f4, -150)));
+        let mirrored = othello_after("e6f4c3c4d3", keys()).unwrap();
+        let d6 = mirrored.parse_move("d6").unwrap();
+        assert_eq!(book.reply(&mirrored), Some((d6, -150)));
+        assert_eq!(
+            book.reply(&othello_after("f5d6c3d3", keys()).unwrap()),
+            None
+        );
+    }
+
+    #[test]
+    fn the_shipped_othello_book_answers_every_xot_opening() {
+        let book = OthelloBook::xot(keys());
+        let xot = xot_openings();
+        assert_eq!(xot.len(), 10_784);
+        for line in xot {
+            let g = othello_after(line, keys()).unwrap();
+            let (mv, score) = book.reply(&g).unwrap_or_else(|| panic!("{line}: no reply"));
+            assert!(g.is_legal(mv) && score.abs() <= 6400, "{line}");
+        }
+        assert!(
+            book.positions() > 2 * 10_784,
+            "and the replies after the expected first moves"
+        );
+    }
+
+    #[test]
+    fn bad_othello_books_give_one_line_errors() {
+        for (text, what) in [
+            ("f5d6c3", "expected"),
+            ("f5d6d6 -> c3 0.5", "line 1"),
+            ("# fine\nf5d6 -> a1 0.5", "line 2: reply 'a1'"),
+            ("f5d6 -> c3", "expected '<reply> <score>'"),
+            ("f5d6 -> c3 many", "score 'many'"),
+            ("f5d6 -> c3 99", "score '99'"),
+            ("f5d6 -> c3 1 2", "expected '<reply> <score>'"),
+        ] {
+            let e = OthelloBook::parse(text, keys()).unwrap_err();
+            assert!(e.contains(what) && !e.contains('\n'), "{text}: {e}");
+        }
     }
 
     #[test]

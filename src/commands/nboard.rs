@@ -1,9 +1,12 @@
 //! `xorboard nboard`: the NBoard protocol on stdin/stdout, for Othello GUIs (NBoard) and match
 //! referees. See [`crate::protocol::nboard`] for the commands.
 
+use std::sync::Arc;
+
 use clap::Args;
 
 use super::{CommandError, CommandResult};
+use crate::book::OthelloBook;
 use crate::protocol::nboard::{self, Nboard};
 use crate::protocol::{self, EngineThinker};
 use crate::search::ProbCutSpec;
@@ -44,12 +47,17 @@ pub struct NboardArgs {
     /// plies further from the end.
     #[arg(long)]
     pub exact_endgame: bool,
+    /// Search every move: without this, the first move after each XOT opening (with either
+    /// colour) comes at once from the opening book of the engine's own deep searches.
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 pub fn run(args: &NboardArgs) -> CommandResult {
     let mut session = Nboard::new(Keys::default_keys())
         .with_depth(args.depth)
-        .with_move_budget(args.move_ms.map(std::time::Duration::from_millis));
+        .with_move_budget(args.move_ms.map(std::time::Duration::from_millis))
+        .with_book((!args.no_book).then(|| Arc::new(OthelloBook::xot(Keys::default_keys()))));
     let mut thinker = EngineThinker::spawn(args.hash as usize, args.policy);
     protocol::Thinker::set_threads(&mut thinker, args.threads as usize);
     match args.probcut {

@@ -9,7 +9,7 @@
 //! | `set game <GGF>` | replace the position by the end of that game | — |
 //! | `set contempt N` | draw value in centidiscs; kept and shown by `status` words only, the search scores a draw 0 | — |
 //! | `move F5[/eval/time]`, `move PA` | play a move (also a bare `F5`, as NBoard 1.1 sent it) | — |
-//! | `go` | choose a move; the board is *not* changed until `move` | `status …`, `nodestats …`, `=== F5/eval/time`, `status` |
+//! | `go` | choose a move; the board is *not* changed until `move` | `status …`, `nodestats …`, `=== F5/eval/time`, `status` (from the book: `status …`, `=== F5/eval/0.00`, `status`) |
 //! | `hint N` | evaluate the best move, then up to N−1 others | `search <pv> <eval> 0 <depth>` lines, then `status` |
 //! | `analyze` | evaluate every position of the game, last first | `analysis <ply> <eval>` lines, then `status` |
 //! | `ping N` | stop thinking | `pong N` (after any `===` of the interrupted `go`) |
@@ -19,7 +19,9 @@
 //! Evals are in discs from the side to move's point of view, as the protocol wants; near the end,
 //! a move solved for its result alone (`xorboard nboard` does this unless `--exact-endgame`; see
 //! `search::othello::WLD_GAP`) reports a proven win as 65.00, a loss as -65.00, a draw as 0.00
-//! (beyond any disc count, so no GUI mistakes it for one). `go` searches
+//! (beyond any disc count, so no GUI mistakes it for one). In a position of the opening book
+//! ([`OthelloBook`]: the first move after each XOT opening, with either colour; `xorboard nboard
+//! --no-book` leaves it out) `go` answers the book's move and score at once. Otherwise `go` searches
 //! to the set depth — to the end of the game once at most depth + 4 squares are empty — and, when
 //! the GGF carries a clock (`TI[15:00]`), also stops after the side's remaining time (the clock
 //! minus the move times of the GGF and of `move F5/eval/time`) divided by its remaining moves. Any line that
@@ -28,9 +30,11 @@
 //! then `pong 2`. A bad line is refused with one line on stderr and a `status` line naming it,
 //! and changes nothing; unknown commands are ignored, as the protocol asks.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Arrival, Effect, SearchInfo, SearchRequest, Session, command_word, excerpt};
+use crate::book::OthelloBook;
 use crate::game::AnyGame;
 use crate::game::notation::{othello_move_name, parse_othello_move};
 use crate::game::othello::Othello;
@@ -91,6 +95,11 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// leaves out of it, is what NTest's depth 12 beats. The shipped `250,5` on twelve sets that chose
 /// nothing here (seeds 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191): 47.8%
 /// (205-226-49) at 2.92 times NTest's think time.
+///
+/// Session 58: the opening book ([`OthelloBook`], the engine's own depth-20 searches of the first
+/// move after each XOT opening, with either colour) 49.6% (212-216-52) at 2.82 times on those
+/// twelve sets; on twelve more (seeds 193-257) 44.9% against 45.0% without it (see
+/// `src/bin/build-othello-book.rs`).
 ///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
@@ -218,6 +227,8 @@ pub struct Nboard {
     move_budget: Option<Duration>,
     /// Time used by black and white, from the GGF move times and `move F5/eval/time`.
     used: [Duration; 2],
+    /// The opening book answering `go` in its positions at once (`--no-book` leaves it out).
+    book: Option<Arc<OthelloBook>>,
     next_id: u64,
     task: Option<Task>,
 }
@@ -246,6 +257,7 @@ impl Nboard {
             clock: None,
             move_budget: None,
             used: [Duration::ZERO; 2],
+            book: None,
             next_id: 1,
             task: None,
         }
@@ -262,6 +274,12 @@ impl Nboard {
     /// the GUI sends one, can only shorten the budget.
     pub fn with_move_budget(mut self, budget: Option<Duration>) -> Nboard {
         self.move_budget = budget;
+        self
+    }
+
+    /// Answer `go` in the positions of `book` from it, without a search.
+    pub fn with_book(mut self, book: Option<Arc<OthelloBook>>) -> Nboard {
+        self.book = book;
         self
     }
 
@@ -366,6 +384,17 @@ impl Nboard {
         }
         if pos.move_mask() == 0 {
             return vec![Effect::Send("=== PA".into()), Effect::Send("status".into())];
+        }
+        if let Some((mv, score)) = self.book.as_ref().and_then(|b| b.reply(&pos)) {
+            return vec![
+                Effect::Send("status xorboard plays its book move".into()),
+                Effect::Send(format!(
+                    "=== {}/{}/0.00",
+                    othello_move_name(mv).to_ascii_uppercase(),
+                    disc_text(score)
+                )),
+                Effect::Send("status".into()),
+            ];
         }
         let depth = self.depth_for(&pos);
         let mut out = vec![Effect::Send(format!(
@@ -780,6 +809,41 @@ mod tests {
         assert_eq!(s.game().ply(), 0);
         assert!(s.line("move d3", now).is_empty());
         assert_eq!(s.game().ply(), 1);
+    }
+
+    #[test]
+    fn go_answers_from_the_book_without_a_search() {
+        let keys = Keys::default_keys();
+        let book = OthelloBook::parse("f5d6c3 -> d3 -1.25", keys).unwrap();
+        let mut s = Nboard::new(keys).with_book(Some(Arc::new(book)));
+        let now = Instant::now();
+        // The book position reached by another move order, mirrored: f5d6c3 is e6f4c3 turned.
+        for m in ["move e6", "move f4", "move c3"] {
+            assert!(s.line(m, now).is_empty());
+        }
+        let out = sent(&s.line("go", now));
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(
+            out[1].starts_with("=== ") && out[1].ends_with("/-1.25/0.00"),
+            "{out:?}"
+        );
+        assert!(!s.snapshot().searching, "no search started");
+        let mv = parse_othello_move(&out[1][4..6].to_ascii_lowercase()).unwrap();
+        assert!(s.game().is_legal(mv));
+        assert_eq!(s.game().ply(), 3, "go does not change the board");
+        // Off the book, and with the book left out, `go` searches.
+        assert!(s.line("move c4", now).is_empty());
+        assert!(
+            s.line("go", now)
+                .iter()
+                .any(|e| matches!(e, Effect::Search(_)))
+        );
+        let mut s = Nboard::new(keys);
+        assert!(
+            s.line("go", now)
+                .iter()
+                .any(|e| matches!(e, Effect::Search(_)))
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ use super::search::{Activity, BookMove, SearchView};
 use super::step::StepView;
 use super::tt::TtView;
 use super::view::Tab;
-use crate::book::{Book, GomokuBook};
+use crate::book::{Book, GomokuBook, OthelloBook};
 use crate::engine::compare::{self as lab, Plan};
 use crate::engine::{Engine, Report};
 use crate::error::Error as CommandError;
@@ -180,6 +180,8 @@ pub struct App {
     book: Option<(u64, Book)>,
     /// The Gomoku book (the engine's own searches after the Gomocup openings), likewise.
     gomoku_book: Option<(u64, GomokuBook)>,
+    /// The Othello book of the engine's deep searches after the XOT openings, likewise.
+    othello_book: Option<(u64, OthelloBook)>,
     /// The game `n`, `g` or `:game` replaced (with its redo list and settings), for `u` to
     /// bring back until the person moves in the new one.
     discarded: Option<Discarded>,
@@ -246,6 +248,7 @@ impl App {
             pending: None,
             book: None,
             gomoku_book: None,
+            othello_book: None,
             discarded: None,
             history: Vec::new(),
         };

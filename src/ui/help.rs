@@ -87,7 +87,7 @@ pub const SECTIONS: &[(&str, &[&str])] = &[
             "a TT by depth (seed 001). Collision lab (TT panel): false matches counted exactly",
             "beside the number expected by chance: probes × 4 slots × hashfull ÷ 2^check bits",
             "(:bits N sets the check bits).",
-            "b book: the engine's book replies (Othello named openings, Gomoku after Gomocup openings).",
+            "b book: the engine's book replies (Othello named and XOT openings, Gomoku Gomocup ones).",
         ],
     ),
     (

@@ -1,7 +1,8 @@
 //! The opening books (`b`): in Othello the engine plays a book reply while the game follows a
-//! named opening, and the Search panel names the opening; in Gomoku (15×15 freestyle) it
-//! answers the positions after the Gomocup openings from its own long searches
-//! ([`GomokuBook`]).
+//! named opening, and the Search panel names the opening; off the named lines it answers the
+//! first move after an XOT opening from its own deep searches ([`OthelloBook`]). In Gomoku
+//! (15×15 freestyle) it answers the positions after the Gomocup openings from its own long
+//! searches ([`GomokuBook`]).
 
 use super::*;
 
@@ -13,7 +14,7 @@ impl App {
         }
         if self.game.kind() == GameKind::Othello {
             self.info(
-                "opening book on: the engine plays a book reply while the game follows a named opening",
+                "opening book on: book replies along the named openings and after the XOT openings",
             );
         } else {
             self.info(
@@ -32,6 +33,18 @@ impl App {
             return None;
         };
         Some(built_for(&mut self.book, g.keys(), Book::othello))
+    }
+
+    /// The Othello book of deep searches, built for the game's keys when first needed.
+    fn othello_book(&mut self) -> Option<&OthelloBook> {
+        let AnyGame::Othello(g) = &self.game else {
+            return None;
+        };
+        Some(built_for(
+            &mut self.othello_book,
+            g.keys(),
+            OthelloBook::xot,
+        ))
     }
 
     /// The Gomoku book, built for the game's keys when first needed.
@@ -61,7 +74,7 @@ impl App {
         };
         let replies = self.book()?.replies(&g);
         if replies.is_empty() {
-            return None;
+            return self.othello_book()?.reply(&g).map(|(m, _)| (m, 1));
         }
         let pick = rand::random_range(0..replies.len());
         Some((replies[pick], replies.len()))

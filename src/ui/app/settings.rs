@@ -54,7 +54,8 @@ pub struct Settings {
     pub tt_mib: usize,
     pub policy: Policy,
     pub check_bits: u32,
-    /// The engine plays book replies while an Othello game follows a named opening.
+    /// The engine plays book replies: along a named Othello opening or after an XOT one, and
+    /// after a Gomocup opening in Gomoku.
     pub book: bool,
     /// Start from the game in this file (`play --load FILE`).
     pub load: Option<PathBuf>,

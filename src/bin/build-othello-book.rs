@@ -1,0 +1,226 @@
+//! Build the Othello book (`assets/othello-book.txt`, read by `xorboard::book::OthelloBook`): the
+//! engine's own deep searches of the first move after each XOT opening, with either colour.
+//!
+//! ```sh
+//! cargo run --release --bin build-othello-book -- --jobs 2 --out assets/othello-book.txt
+//! ```
+//!
+//! For every opening of the XOT list (`assets/xot.txt`, or `--openings FILE` with one
+//! transcript a line):
+//! - the position after the opening (the engine to move, as black) gets one search to
+//!   `--opening-depth` plies (default 16) with Multi-ProbCut at `--probcut` (default `100,5`,
+//!   the engine's own confidence at equal time): its best move and score are the book reply;
+//! - where the opponent moves first, the replies it is expected to play there are the book move
+//!   just found and, with `--reply-depths`, the engine's choices at those shallower depths (the
+//!   distinct ones); the position after each gets a search to `--depth` plies (default 20).
+//!
+//! The second move is where the deep search pays: at depth 12 against NTest (the twelve fresh
+//! 40-game sets of `protocol::nboard::FIXED_DEPTH_PROBCUT`, a throwaway switch searching the
+//! first moves to depth 18 at `250,5`), deeper replies to the opponent's first move and deeper
+//! first moves together scored 51.1% (215-204-61) where the engine scores 47.8%; deeper first
+//! moves alone 47.7% (200-222-58).
+//!
+//! The shipped book (24,543 positions: 10,784 openings and 13,759 positions after the expected
+//! replies) took 48 minutes with `--jobs 2`. Its expected replies are NTest's own first move at
+//! depth 12 in 824 of 892 XOT openings (92%). Both at depth 12 against NTest (session 58), on the
+//! twelve fresh sets above: 49.6% (212-216-52) at 2.82 times NTest's think time; on twelve sets
+//! that chose nothing (seeds 193, 197, 199, 211, 223, 227, 229, 233, 239, 241, 251, 257) 44.9%
+//! (183-232-65) at 2.89 times, where `--no-book` scored 45.0% (187-235-58) at 2.99 times. Set by
+//! set, the book scores 0.8 points more (one standard error 0.7): the first-move searches were
+//! worth less than the throwaway switch's depth-18 searches of every first move suggested.
+//! At equal time (NTest at depth 16 against `nboard --move-ms 64`, the six 40-game sets of
+//! `protocol::nboard::BUDGET_SHARES`, two matches side by side): 32.7% (61-144-35) with the
+//! book, 30.6% (57-150-33) with `--no-book`, thinking 343 s and 348 s against NTest's 328 s and
+//! 317 s. Small gains, both within their noise, both the same way: kept.
+//!
+//! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
+//! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
+//! discs for the side to move.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use clap::Parser;
+use xorboard::book::{othello_after, xot_openings};
+use xorboard::commands::parse_tt_mib;
+use xorboard::game::notation::othello_move_name;
+use xorboard::game::othello::Othello;
+use xorboard::game::{Game, Move};
+use xorboard::search::{Limits, ProbCutSpec, Searcher};
+use xorboard::tt::{Policy, Table};
+use xorboard::zobrist::Keys;
+
+/// Build the Othello book from the engine's own searches.
+#[derive(Parser, Debug)]
+#[command(name = "build-othello-book")]
+struct Args {
+    /// Openings, one transcript a line (`#` comments, text after `;` ignored); default the XOT
+    /// list compiled into the engine.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Depth of the searches after the opponent's expected first moves.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// Depth of the search of the position after the opening.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=60))]
+    opening_depth: u32,
+    /// Multi-ProbCut of the book searches: `off` or BASE,PER_DEPTH.
+    #[arg(long, default_value = "100,5")]
+    probcut: ProbCutSpec,
+    /// Shallower depths whose choices where the opponent moves first are followed too.
+    #[arg(long, value_delimiter = ',')]
+    reply_depths: Vec<u32>,
+    /// Only the first N openings (a quick look at the recipe).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Transposition table of each search, in MiB (a fresh one per search).
+    #[arg(long, default_value_t = 64, value_parser = parse_tt_mib)]
+    hash: usize,
+    /// Openings searched at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Where to write the book (stdout if absent).
+    #[arg(long)]
+    out: Option<String>,
+}
+
+fn main() {
+    let args = Args::parse();
+    let keys = Keys::default_keys();
+    let text = match &args.openings {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(t) => Some(t),
+            Err(e) => fail(format!("cannot read {path}: {e}")),
+        },
+        None => None,
+    };
+    let lines: Vec<&str> = match &text {
+        Some(t) => t
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect(),
+        None => xot_openings(),
+    };
+    let mut openings = Vec::new();
+    for (n, line) in lines
+        .iter()
+        .enumerate()
+        .take(args.limit.unwrap_or(usize::MAX))
+    {
+        match othello_after(line, keys) {
+            Ok(g) => openings.push((line.to_string(), g)),
+            Err(e) => fail(format!("opening {}: {e}", n + 1)),
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, Vec<String>)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..args.jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((transcript, game)) = openings.get(i) else {
+                        break;
+                    };
+                    let lines = book_lines(&args, transcript, game);
+                    if (i + 1).is_multiple_of(100) {
+                        eprintln!("{} of {} openings", i + 1, openings.len());
+                    }
+                    done.lock().expect("no panics").push((i, lines));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("no panics");
+    done.sort_by_key(|d| d.0);
+    let spec = match args.probcut.0 {
+        Some(c) => format!("{},{}", c.base, c.per_depth),
+        None => "off".into(),
+    };
+    let depths: Vec<String> = args.reply_depths.iter().map(u32::to_string).collect();
+    let mut text = format!(
+        "# The Othello book: built by `build-othello-book --opening-depth {} --depth {} \
+         --probcut {spec}{}`.\n\
+         # <transcript> -> <the engine's reply> <its score in discs for the side to move>.\n",
+        args.opening_depth,
+        args.depth,
+        if depths.is_empty() {
+            String::new()
+        } else {
+            format!(" --reply-depths {}", depths.join(","))
+        }
+    );
+    for line in done.into_iter().flat_map(|(_, lines)| lines) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    match &args.out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &text) {
+                fail(format!("cannot write {path}: {e}"));
+            }
+        }
+        None => print!("{text}"),
+    }
+}
+
+fn fail(msg: String) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(2);
+}
+
+/// The book lines of one opening: the engine's reply to it, then its reply after each move
+/// the opponent is expected to play there.
+fn book_lines(args: &Args, transcript: &str, game: &Othello) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Some((best, score)) = search(args, game, args.opening_depth) else {
+        return lines;
+    };
+    lines.push(format!("{transcript} -> {} {}", name(best), discs(score)));
+    let mut expected = vec![best];
+    for &depth in &args.reply_depths {
+        if let Some((mv, _)) = search(args, game, depth)
+            && !expected.contains(&mv)
+        {
+            expected.push(mv);
+        }
+    }
+    for mv in expected {
+        let mut after = game.clone();
+        after.play(mv);
+        if let Some((reply, score)) = search(args, &after, args.depth) {
+            lines.push(format!(
+                "{transcript}{} -> {} {}",
+                name(mv),
+                name(reply),
+                discs(score)
+            ));
+        }
+    }
+    lines
+}
+
+/// The engine's move in `game` and its score (centi-discs) at `depth`, one thread, a fresh
+/// table; `None` where the side to move must pass or the game is over.
+fn search(args: &Args, game: &Othello, depth: u32) -> Option<(Move, i32)> {
+    let table = Arc::new(Table::new(args.hash, Policy::TwoTier, 64));
+    let mut searcher: Searcher<Othello> = Searcher::new(table);
+    searcher.set_probcut(args.probcut.0);
+    let result = searcher.search(
+        game,
+        &Limits::depth(depth),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let best = result.best.filter(|&m| game.is_legal(m) && !m.is_pass())?;
+    Some((best, result.raw_score))
+}
+
+fn name(mv: Move) -> String {
+    othello_move_name(mv)
+}
+
+fn discs(centi: i32) -> String {
+    format!("{:.2}", centi as f64 / 100.0)
+}
