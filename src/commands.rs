@@ -1,6 +1,7 @@
 //! The headless commands of the command line, one module each. Every command prints readable text,
 //! or with `--json` one JSON object per line, and returns a [`CommandError`] (a one-line message,
-//! exit status 2) on bad input instead of panicking.
+//! exit status 2) on bad input instead of panicking. [`tools`] is the plumbing the project's
+//! build and fitting binaries (`src/bin`) share.
 
 pub mod bench;
 pub mod compare;
@@ -12,6 +13,7 @@ pub mod piskvork;
 pub mod play;
 pub mod selfplay;
 pub mod solve;
+pub mod tools;
 
 pub mod values;
 

@@ -57,12 +57,12 @@
 //! Both followed the book to its second own move in 34-36 of 48 games. What four times the
 //! nodes gave from 4M to 16M, three times more does not give again. Not kept.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
 use xorboard::book::gomoku_openings;
-use xorboard::commands::parse_tt_mib;
+use xorboard::commands::tools::{BuildOptions, map_in_parallel, write_output};
 use xorboard::game::gomoku::Gomoku;
 use xorboard::game::notation::to_piskvork;
 use xorboard::game::{Game, Move};
@@ -83,15 +83,8 @@ struct Args {
     /// The engine's own moves in the book after each opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
     plies: u32,
-    /// Transposition table of each search, in MiB (a fresh one per search).
-    #[arg(long, default_value_t = 64, value_parser = parse_tt_mib)]
-    hash: usize,
-    /// Openings searched at once.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
-    /// Where to write the book (stdout if absent).
-    #[arg(long)]
-    out: Option<String>,
+    #[command(flatten)]
+    build: BuildOptions,
 }
 
 const SIZE: usize = xorboard::book::GOMOKU_BOOK_SIZE;
@@ -105,49 +98,30 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Vec<String>)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..args.jobs.max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(opening) = openings.get(i) else {
-                        break;
-                    };
-                    let mut builder = Builder {
-                        nodes: args.nodes,
-                        hash_mib: args.hash,
-                        lines: Vec::new(),
-                    };
-                    // The engine to move at the opening, then the opponent.
-                    builder.own(opening, args.plies);
-                    builder.opponent(opening, args.plies);
-                    eprintln!("opening {}: {} book moves", i + 1, builder.lines.len());
-                    done.lock().expect("no panics").push((i, builder.lines));
-                }
-            });
-        }
+    let done = map_in_parallel(&openings, args.build.jobs, |i, opening| {
+        let mut builder = Builder {
+            nodes: args.nodes,
+            hash_mib: args.build.hash,
+            lines: Vec::new(),
+        };
+        // The engine to move at the opening, then the opponent.
+        builder.own(opening, args.plies);
+        builder.opponent(opening, args.plies);
+        eprintln!("opening {}: {} book moves", i + 1, builder.lines.len());
+        builder.lines
     });
-    let mut done = done.into_inner().expect("no panics");
-    done.sort_by_key(|d| d.0);
     let mut text = format!(
         "# The Gomoku book: built by `build-gomoku-book --openings {} --nodes {} --plies {}`.\n\
          # <moves in play order, black first> -> <the engine's reply>, 0-based Piskvork x,y.\n",
         args.openings, args.nodes, args.plies
     );
-    for line in done.into_iter().flat_map(|(_, lines)| lines) {
+    for line in done.into_iter().flatten() {
         text.push_str(&line);
         text.push('\n');
     }
-    match &args.out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
-                eprintln!("error: cannot write {path}: {e}");
-                std::process::exit(2);
-            }
-        }
-        None => print!("{text}"),
+    if let Err(e) = write_output(args.build.out.as_deref(), &text) {
+        eprintln!("error: {e}");
+        std::process::exit(2);
     }
 }
 

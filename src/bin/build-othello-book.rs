@@ -37,12 +37,12 @@
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
 //! discs for the side to move.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
 use xorboard::book::{othello_after, xot_openings};
-use xorboard::commands::parse_tt_mib;
+use xorboard::commands::tools::{BuildOptions, map_in_parallel, write_output};
 use xorboard::game::notation::othello_move_name;
 use xorboard::game::othello::Othello;
 use xorboard::game::{Game, Move};
@@ -73,15 +73,8 @@ struct Args {
     /// Only the first N openings (a quick look at the recipe).
     #[arg(long)]
     limit: Option<usize>,
-    /// Transposition table of each search, in MiB (a fresh one per search).
-    #[arg(long, default_value_t = 64, value_parser = parse_tt_mib)]
-    hash: usize,
-    /// Openings searched at once.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
-    /// Where to write the book (stdout if absent).
-    #[arg(long)]
-    out: Option<String>,
+    #[command(flatten)]
+    build: BuildOptions,
 }
 
 fn main() {
@@ -113,27 +106,13 @@ fn main() {
             Err(e) => fail(format!("opening {}: {e}", n + 1)),
         }
     }
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Vec<String>)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..args.jobs.max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((transcript, game)) = openings.get(i) else {
-                        break;
-                    };
-                    let lines = book_lines(&args, transcript, game);
-                    if (i + 1).is_multiple_of(100) {
-                        eprintln!("{} of {} openings", i + 1, openings.len());
-                    }
-                    done.lock().expect("no panics").push((i, lines));
-                }
-            });
+    let done = map_in_parallel(&openings, args.build.jobs, |i, (transcript, game)| {
+        let lines = book_lines(&args, transcript, game);
+        if (i + 1).is_multiple_of(100) {
+            eprintln!("{} of {} openings", i + 1, openings.len());
         }
+        lines
     });
-    let mut done = done.into_inner().expect("no panics");
-    done.sort_by_key(|d| d.0);
     let spec = match args.probcut.0 {
         Some(c) => format!("{},{}", c.base, c.per_depth),
         None => "off".into(),
@@ -151,17 +130,12 @@ fn main() {
             format!(" --reply-depths {}", depths.join(","))
         }
     );
-    for line in done.into_iter().flat_map(|(_, lines)| lines) {
+    for line in done.into_iter().flatten() {
         text.push_str(&line);
         text.push('\n');
     }
-    match &args.out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
-                fail(format!("cannot write {path}: {e}"));
-            }
-        }
-        None => print!("{text}"),
+    if let Err(e) = write_output(args.build.out.as_deref(), &text) {
+        fail(e);
     }
 }
 
@@ -204,7 +178,7 @@ fn book_lines(args: &Args, transcript: &str, game: &Othello) -> Vec<String> {
 /// The engine's move in `game` and its score (centi-discs) at `depth`, one thread, a fresh
 /// table; `None` where the side to move must pass or the game is over.
 fn search(args: &Args, game: &Othello, depth: u32) -> Option<(Move, i32)> {
-    let table = Arc::new(Table::new(args.hash, Policy::TwoTier, 64));
+    let table = Arc::new(Table::new(args.build.hash, Policy::TwoTier, 64));
     let mut searcher: Searcher<Othello> = Searcher::new(table);
     searcher.set_probcut(args.probcut.0);
     let result = searcher.search(
