@@ -316,8 +316,13 @@ pub fn gomoku_after(moves: &str, keys: &'static Keys) -> Result<Gomoku, String> 
 /// from the standard start each, such as `f5d6c3d3c4f4c5b3`; `#` comment lines and text after
 /// `;` are left out.
 pub fn xot_openings() -> Vec<&'static str> {
-    include_str!("../assets/xot.txt")
-        .lines()
+    transcripts(include_str!("../assets/xot.txt"))
+}
+
+/// The transcripts of an openings file in the XOT format: one a line, `#` comment lines and
+/// text after `;` left out.
+pub fn transcripts(text: &str) -> Vec<&str> {
+    text.lines()
         .map(|l| l.split(';').next().unwrap_or("").trim())
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .collect()

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
-use xorboard::book::{othello_after, xot_openings};
+use xorboard::book::{othello_after, transcripts, xot_openings};
 use xorboard::commands::tools::{BuildOptions, map_in_parallel, write_output};
 use xorboard::game::notation::othello_move_name;
 use xorboard::game::othello::Othello;
@@ -88,11 +88,7 @@ fn main() {
         None => None,
     };
     let lines: Vec<&str> = match &text {
-        Some(t) => t
-            .lines()
-            .map(|l| l.split(';').next().unwrap_or("").trim())
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .collect(),
+        Some(t) => transcripts(t),
         None => xot_openings(),
     };
     let mut openings = Vec::new();
