@@ -12,7 +12,8 @@
 //!   the engine's own confidence at equal time): its best move and score are the book reply;
 //! - where the opponent moves first, the replies it is expected to play there are the book move
 //!   just found and, with `--reply-depths`, the engine's choices at those shallower depths (the
-//!   distinct ones); the position after each gets a search to `--depth` plies (default 20).
+//!   distinct ones, read from the opening's search as it passes them); the position after each
+//!   gets a search to `--depth` plies (default 20).
 //!
 //! The second move is where the deep search pays: at depth 12 against NTest (the twelve fresh
 //! 40-game sets of `protocol::nboard::FIXED_DEPTH_PROBCUT`, a throwaway switch searching the
@@ -91,6 +92,12 @@ fn main() {
         Some(t) => transcripts(t),
         None => xot_openings(),
     };
+    if let Some(d) = args.reply_depths.iter().find(|&&d| d >= args.opening_depth) {
+        fail(format!(
+            "--reply-depths {d}: must be shallower than --opening-depth {}",
+            args.opening_depth
+        ));
+    }
     let mut openings = Vec::new();
     for (n, line) in lines
         .iter()
@@ -144,22 +151,21 @@ fn fail(msg: String) -> ! {
 /// the opponent is expected to play there.
 fn book_lines(args: &Args, transcript: &str, game: &Othello) -> Vec<String> {
     let mut lines = Vec::new();
-    let Some((best, score)) = search(args, game, args.opening_depth) else {
+    let Some((best, score, shallower)) = search(args, game, args.opening_depth, &args.reply_depths)
+    else {
         return lines;
     };
     lines.push(format!("{transcript} -> {} {}", name(best), discs(score)));
     let mut expected = vec![best];
-    for &depth in &args.reply_depths {
-        if let Some((mv, _)) = search(args, game, depth)
-            && !expected.contains(&mv)
-        {
+    for mv in shallower {
+        if !expected.contains(&mv) {
             expected.push(mv);
         }
     }
     for mv in expected {
         let mut after = game.clone();
         after.play(mv);
-        if let Some((reply, score)) = search(args, &after, args.depth) {
+        if let Some((reply, score, _)) = search(args, &after, args.depth, &[]) {
             lines.push(format!(
                 "{transcript}{} -> {} {}",
                 name(mv),
@@ -172,19 +178,36 @@ fn book_lines(args: &Args, transcript: &str, game: &Othello) -> Vec<String> {
 }
 
 /// The engine's move in `game` and its score (centi-discs) at `depth`, one thread, a fresh
-/// table; `None` where the side to move must pass or the game is over.
-fn search(args: &Args, game: &Othello, depth: u32) -> Option<(Move, i32)> {
+/// table, with its choices after the iterations of `shallower` depths on the way (what searches
+/// to those depths alone would choose: the same iterations on the same fresh table); `None`
+/// where the side to move must pass or the game is over.
+fn search(
+    args: &Args,
+    game: &Othello,
+    depth: u32,
+    shallower: &[u32],
+) -> Option<(Move, i32, Vec<Move>)> {
     let table = Arc::new(Table::new(args.build.hash, Policy::TwoTier, 64));
     let mut searcher: Searcher<Othello> = Searcher::new(table);
     searcher.set_probcut(args.probcut.0);
+    let mut choices: Vec<Option<Move>> = vec![None; shallower.len()];
     let result = searcher.search(
         game,
         &Limits::depth(depth),
         &AtomicBool::new(false),
-        &mut |_| {},
+        // A snapshot whose move comes from its last completed iteration.
+        &mut |s| {
+            if s.best_depth == s.depth
+                && let Some(i) = shallower.iter().position(|&d| d == s.depth)
+            {
+                choices[i] = s.best;
+            }
+        },
     );
-    let best = result.best.filter(|&m| game.is_legal(m) && !m.is_pass())?;
-    Some((best, result.raw_score))
+    let playable = |m: &Move| game.is_legal(*m) && !m.is_pass();
+    let best = result.best.filter(playable)?;
+    let choices = choices.into_iter().flatten().filter(playable).collect();
+    Some((best, result.raw_score, choices))
 }
 
 fn name(mv: Move) -> String {

@@ -388,11 +388,7 @@ impl Nboard {
         if let Some((mv, score)) = self.book.as_ref().and_then(|b| b.reply(&pos)) {
             return vec![
                 Effect::Send("status xorboard plays its book move".into()),
-                Effect::Send(format!(
-                    "=== {}/{}/0.00",
-                    othello_move_name(mv).to_ascii_uppercase(),
-                    disc_text(score)
-                )),
+                Effect::Send(move_line(mv, score, 0.0)),
                 Effect::Send("status".into()),
             ];
         }
@@ -554,6 +550,15 @@ impl Nboard {
 }
 
 /// Engine score → eval text in discs, e.g. `2.00`, `-1.50`.
+/// `go`'s answer: `=== F5/eval/seconds`.
+fn move_line(mv: Move, score: i32, secs: f64) -> String {
+    format!(
+        "=== {}/{}/{secs:.2}",
+        othello_move_name(mv).to_ascii_uppercase(),
+        disc_text(score)
+    )
+}
+
 fn disc_text(score: i32) -> String {
     format!("{:.2}", score as f64 / SCORE_PER_DISC as f64)
 }
@@ -647,11 +652,7 @@ impl Session for Nboard {
                 let secs = info.elapsed_ms as f64 / 1000.0;
                 out.push(Effect::Send(format!("nodestats {} {secs:.2}", info.nodes)));
                 out.push(Effect::Send(match mv {
-                    Some(m) => format!(
-                        "=== {}/{}/{secs:.2}",
-                        othello_move_name(m).to_ascii_uppercase(),
-                        disc_text(info.score)
-                    ),
+                    Some(m) => move_line(m, info.score, secs),
                     None => "=== PA".into(),
                 }));
                 out.push(Effect::Send("status".into()));
