@@ -13,9 +13,7 @@ impl App {
             return self.info("opening book off: the engine searches every move");
         }
         if self.game.kind() == GameKind::Othello {
-            self.info(
-                "opening book on: book replies along the named openings and after the XOT openings",
-            );
+            self.info("opening book on: replies along named openings and after XOT openings");
         } else {
             self.info(
                 "opening book on: after a Gomocup opening (15×15 freestyle) the engine answers from its own long searches",
