@@ -10,6 +10,8 @@
 //!     --out part1.txt
 //! cargo run --release --bin build-othello-book -- --reply-depths 8,14 --jobs 2 --skip 4400 \
 //!     --depth 20 --probcut 100,5 --out part2.txt
+//! # the shipped file: its four header lines, then these lines in this order
+//! grep -hv '^#' part1.txt part2.txt
 //! ```
 //!
 //! For every opening of the XOT list (`assets/xot.txt`, or `--openings FILE` with one
