@@ -102,8 +102,9 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// `src/bin/build-othello-book.rs`).
 ///
 /// Session 59: the book's searches at `250,5` (this confidence) instead of `100,5`, on the sets
-/// of seeds 193-257: 46.4% (190-225-65) where the first book scored 44.9%; the shipped book has
-/// them for its first 4,400 openings (see there), and scored 45.5% (186-229-65) at 2.55 times.
+/// of seeds 193-257: 46.4% (190-225-65) where the first book scored 44.9%; with them for its
+/// first 4,400 openings (see there) the shipped book scored 45.5% (186-229-65) at 2.55 times,
+/// and with them for every opening (session 60) 46.4% (190-225-65) at 2.58 times.
 ///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
