@@ -60,7 +60,10 @@
 //! sets above, with the first part alone new (102 of their 240 openings): 45.5% (186-229-65) at
 //! 2.55 times NTest's think time, 0.6 points above the first book (one standard error 1.0), about
 //! the part's share of the 1.5. With the whole book: 46.4% (190-225-65) at 2.58 times, game for
-//! game what the book of those openings alone scored.
+//! game what the book of those openings alone scored. At equal time (NTest at depth 16 against
+//! `nboard --move-ms 116`, NTest's own time a move on this session's machine, where 64 left
+//! xorboard half NTest's time; the six sets of `protocol::nboard::BUDGET_SHARES`): 36.9%
+//! (75-138-27), 620 s against NTest's 639 s.
 //!
 //! Session 60, one move deeper (a measurement, not kept): the 545 positions of the 240
 //! openings' book lines, each with its book reply played, given to this builder as openings
