@@ -152,6 +152,15 @@ fn main() {
             Err(e) => fail(format!("opening {}: {e}", n + 1)),
         }
     }
+    if openings.is_empty() {
+        fail(format!(
+            "no openings to build: --skip {}{} selects none of the {} openings",
+            args.skip,
+            args.limit
+                .map_or(String::new(), |n| format!(" --limit {n}")),
+            lines.len()
+        ));
+    }
     let done = map_in_parallel(&openings, args.build.jobs, |i, (transcript, game)| {
         let lines = book_lines(&args, transcript, game);
         if (i + 1).is_multiple_of(100) {
