@@ -396,6 +396,13 @@ pub fn reserve_bytes(mib: usize) -> usize {
     if mib < 16 { 0 } else { (mib << 20) / 16 }.min(4 << 20)
 }
 
+/// A game's own table kept in a [`Table`]'s reserve ([`Table::reserved`]): cleared with it, so
+/// a cleared table forgets everything (the Othello solver's results included).
+pub trait ReservedTable: Any + Send + Sync {
+    /// Forget every entry.
+    fn clear(&self);
+}
+
 /// The transposition table. `Sync`: share it as `Arc<Table>`.
 pub struct Table {
     buckets: Memory<Bucket>,
@@ -405,7 +412,7 @@ pub struct Table {
     mib: usize,
     /// Bytes of the budget left to a game's own table, made on first use.
     reserve: usize,
-    reserved: OnceLock<Arc<dyn Any + Send + Sync>>,
+    reserved: OnceLock<Arc<dyn ReservedTable>>,
     policy: AtomicU8,
     check_bits: AtomicU32,
     mask: AtomicU64,
@@ -444,15 +451,16 @@ impl Table {
     /// reserved bytes) on the first call and shared by every caller after — every thread of
     /// every search on this table. `None` when nothing is reserved (small tables, those made by
     /// entry count) or the reserve already holds another type.
-    pub fn reserved<T: Any + Send + Sync>(&self, make: impl FnOnce(usize) -> T) -> Option<Arc<T>> {
+    pub fn reserved<T: ReservedTable>(&self, make: impl FnOnce(usize) -> T) -> Option<Arc<T>> {
         if self.reserve == 0 {
             return None;
         }
         let reserve = self.reserve;
         let any = self
             .reserved
-            .get_or_init(|| Arc::new(make(reserve)) as Arc<dyn Any + Send + Sync>);
-        Arc::clone(any).downcast::<T>().ok()
+            .get_or_init(|| Arc::new(make(reserve)) as Arc<dyn ReservedTable>);
+        let any: Arc<dyn Any + Send + Sync> = Arc::<dyn ReservedTable>::clone(any);
+        any.downcast::<T>().ok()
     }
 
     /// Bytes of the budget reserved for a game's own table (see [`Table::reserved`]).
@@ -585,12 +593,16 @@ impl Table {
         spawned.ok()
     }
 
-    /// Empty every slot and zero the counters and events (not the policy-switch count).
+    /// Empty every slot, the game's own reserved table too ([`Table::reserved`]), and zero the
+    /// counters and events (not the policy-switch count).
     pub fn clear(&self) {
         for b in self.buckets.iter() {
             for s in &b.slots {
                 s.clear();
             }
+        }
+        if let Some(r) = self.reserved.get() {
+            r.clear();
         }
         self.reset_stats();
     }
@@ -833,6 +845,23 @@ mod tests {
             age: 5,
             size: size_class(1000),
         }
+    }
+
+    #[test]
+    fn clear_also_clears_the_games_own_reserved_table() {
+        struct Flag(std::sync::atomic::AtomicBool);
+        impl ReservedTable for Flag {
+            fn clear(&self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let t = Table::new(16, Policy::TwoTier, 64);
+        let own = t
+            .reserved(|_| Flag(false.into()))
+            .expect("a 16 MiB table reserves");
+        assert!(!own.0.load(Relaxed));
+        t.clear();
+        assert!(own.0.load(Relaxed), "cleared with the table");
     }
 
     #[test]

@@ -141,6 +141,12 @@ fn mix(p: u64, o: u64) -> u64 {
     h ^ (h >> 29)
 }
 
+impl crate::tt::ReservedTable for SolverTable {
+    fn clear(&self) {
+        SolverTable::clear(self);
+    }
+}
+
 impl SolverTable {
     /// A table of at most `mib` MiB (rounded down to a power of two of buckets; at least one).
     pub fn new(mib: usize) -> SolverTable {
