@@ -106,6 +106,9 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// first 4,400 openings (see there) the shipped book scored 45.5% (186-229-65) at 2.55 times,
 /// and with them for every opening (session 60) 46.4% (190-225-65) at 2.58 times.
 ///
+/// Session 61: the midgame bands fitted to one-ply-deeper labels (`train-endgame-eval
+/// --label-depth 1`, see there) 48.5% (207-221-52) at 2.56 times on those sets.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 250,
