@@ -268,7 +268,12 @@
 //! standard error 2.9), and on twelve fresh sets (seeds 263-331) 48.4% (205-220-55) where the
 //! previous bands scored 46.2% (192-228-60), side by side (+2.2 points, standard error 2.3;
 //! both thinking 2.7 times NTest's time with four matches on two cores): 48.5% of 960 games
-//! against 46.3%. `bench` 3,394,330 nodes (3,722,206 before).
+//! against 46.3%. `bench` 3,394,330 nodes (3,722,206 before). At equal time it has not shown
+//! a gain: NTest at depth 16 against `nboard --move-ms 116` on the six sets of `BUDGET_SHARES`
+//! (two matches side by side) 31.7% (57-145-38), 625 s against NTest's 633 s, where the
+//! previous bands scored 36.9% (75-138-27) in session 60; set by set -5.2 points, one standard
+//! error about 4. The Multi-ProbCut table (`assets/probcut.txt`) was fitted on the previous
+//! bands and not refitted: the next thing to measure.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
