@@ -38,6 +38,15 @@
 //! throwaway switch) 15.59M in 2.12 s; on the nodes of self-play at depth 12 (`--tree-depth 12`,
 //! one node in 256 kept, no rows above 49 empties: too few nodes there) close to that; one in 16
 //! (shipped) 14.82M in 1.99 s.
+//!
+//! Session 62, the shipped command run again on the session-61 midgame bands (`--label-depth 1`;
+//! the shipped table was fitted on the bands before them): σ 5% smaller at 38-49 empties, within
+//! 3% at 26-37. Both engines at depth 12 on the twelve 40-game sets of seeds 193-257, 48.4%
+//! (206-221-53) where the shipped table scores 48.5% (207-221-52). At equal time (NTest at depth
+//! 16 against `nboard --move-ms 52` on the six sets of `BUDGET_SHARES`, two matches side by side;
+//! NTest, built again, thinks 40-42 ms a move here, xorboard 45): 30.4% (58-152-30), where the
+//! shipped table scored 35.2% (70-141-29) just before; set by set -4.8 points (the shipped order
+//! -3.8; seeds 7, 11, 13, 17, 19: -8.7, +3.8, -7.5, -8.8, -3.8). Not kept.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
