@@ -936,6 +936,10 @@ pub const FUTILITY: i32 = 130;
 // Rapfi at full strength either. History as more than a tie-break in the move picker changes
 // nothing to measure: `bench --game gomoku` at depth 7 searches 545,300-548,900 nodes whatever
 // the weight (546,271 as shipped), since the capped candidate lists leave it little to reorder.
+//
+// Session 62 (a new machine, Rapfi 0.43 built again, classical `model220723.bin`): this engine
+// against full strength, 200 ms a turn, two 48-game runs side by side: 5/48 and 8/48 (13/96,
+// 13.5%), thinking 123-124 ms a move to Rapfi's 125-127.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
