@@ -937,9 +937,12 @@ pub const FUTILITY: i32 = 130;
 // nothing to measure: `bench --game gomoku` at depth 7 searches 545,300-548,900 nodes whatever
 // the weight (546,271 as shipped), since the capped candidate lists leave it little to reorder.
 //
-// Session 62 (a new machine, Rapfi 0.43 built again, classical `model220723.bin`): this engine
-// against full strength, 200 ms a turn, two 48-game runs side by side: 5/48 and 8/48 (13/96,
-// 13.5%), thinking 123-124 ms a move to Rapfi's 125-127.
+// Session 62 (a new machine, Rapfi 0.43 built again), 200 ms a turn, two 48-game runs side by
+// side for each figure. With the newer classical model (`model220723.bin`): full strength 5/48
+// and 8/48 (13/96, 13.5%), thinking 123-124 ms a move to Rapfi's 125-127; strength 60 18/48 and
+// 18.5/48 (36.5/96, 38.0%). With `model210901.bin` (the model of sessions 48-61): strength 60
+// 22/48 and 23/48 (45/96, 46.9%; Rapfi thinking 49 ms a move, this engine 113-120), full
+// strength 3/48 and 6/48 (9/96, 9.4%).
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
