@@ -456,10 +456,10 @@ impl Table {
             return None;
         }
         let reserve = self.reserve;
-        let any = self
+        let own = self
             .reserved
             .get_or_init(|| Arc::new(make(reserve)) as Arc<dyn ReservedTable>);
-        let any: Arc<dyn Any + Send + Sync> = Arc::<dyn ReservedTable>::clone(any);
+        let any: Arc<dyn Any + Send + Sync> = Arc::<dyn ReservedTable>::clone(own);
         any.downcast::<T>().ok()
     }
 

@@ -275,10 +275,11 @@
 //! error about 4. The Multi-ProbCut table (`assets/probcut.txt`) was fitted on the previous
 //! bands and not refitted: the next thing to measure.
 //!
-//! Session 62, on the same twelve sets (the shipped file scores 48.5%, 207-221-52, again, game
-//! for game: fixed-depth matches are deterministic, NTest built again; the shipped command run
-//! again writes the shipped file byte for byte). Set by set against it, one standard error in
-//! brackets, each a `--games 100000 --label-depth 1` fit:
+//! Session 62, on the same twelve sets at `250,5`, the fixed-depth confidence then (now `230,5`,
+//! see `protocol::nboard::FIXED_DEPTH_PROBCUT`): the shipped file scores 48.5% (207-221-52)
+//! again, game for game (fixed-depth matches are deterministic, NTest built again; the shipped
+//! command run again writes the shipped file byte for byte). Set by set against it, one
+//! standard error in brackets, each a `--games 100000 --label-depth 1` fit:
 //! - bands of two empties from 27 up (`--tops 10,14,18,22,26,28,30,…,64`): the side-to-move
 //!   correction runs away (the searches of a narrow band reach two or three bands below, a shift
 //!   moves its parity gap by half a disc, and each band overcorrects the one below: gaps +0.2,
