@@ -47,8 +47,8 @@
 //! NTest, built again, thinks 40-42 ms a move here, xorboard 45): 30.4% (58-152-30), where the
 //! shipped table scored 35.2% (70-141-29) just before; set by set -4.8 points (the shipped order
 //! -3.8; seeds 7, 11, 13, 17, 19: -8.7, +3.8, -7.5, -8.8, -3.8). Not kept.
-//! The shipped table's tree games were played at `250,5`, the fixed-depth confidence until session
-//! 62 (now `230,5`): the command run again samples a slightly different tree.
+//! The shipped table's tree games were played at `250,5`, the fixed-depth confidence (`230,5` for
+//! a while in session 62, when the engine was slower).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

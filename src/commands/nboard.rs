@@ -37,7 +37,7 @@ pub struct NboardArgs {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
-    /// of a standard deviation (default: `230,5` at a fixed depth, the engine's `100,5` with
+    /// of a standard deviation (default: `250,5` at a fixed depth, the engine's `100,5` with
     /// `--move-ms`).
     #[arg(long, value_name = "SPEC")]
     pub probcut: Option<ProbCutSpec>,
