@@ -191,6 +191,14 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// (64-143-33). 32.7% of 720 games against 31.9% of 720, the first two thinking a tenth longer:
 /// where the midgame's time comes from does not show in the games. Not kept.
 ///
+/// Session 63, with each ordered child's table bucket prefetched (the same nodes 12% faster at
+/// depth 12; see `OthelloBoard::prefetch_child`): NTest at depth 16 against `--move-ms 52` on the
+/// six sets (two matches side by side) 34.0% (69-146-25), xorboard 46 ms a move against NTest's
+/// 49, where the build before scored 35.2% (70-141-29) in session 62. The speed does not show at
+/// equal time, as the move-by-move losses in `search::othello` predict. Against the build before
+/// it, both `--move-ms 52` (80 XOT games, `--shuffle --seed 3` and `4`, side by side): 56.9%
+/// (39-28-13), +1.2 discs a game, each side thinking 93 s.
+///
 /// [`eval`]: crate::search::othello::eval
 pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =
     [(45..=60, 60), (30..=44, 150), (22..=29, 300)];
