@@ -943,6 +943,15 @@ pub const FUTILITY: i32 = 130;
 // 18.5/48 (36.5/96, 38.0%). With `model210901.bin` (the model of sessions 48-61): strength 60
 // 22/48 and 23/48 (45/96, 46.9%; Rapfi thinking 49 ms a move, this engine 113-120), full
 // strength 3/48 and 6/48 (9/96, 9.4%).
+//
+// Session 63, the same engine against `model210901.bin`, the model Rapfi's example configuration
+// names (its neural section dropped), 200 ms a turn, 48 games a run, two runs side by side: the
+// ladder strength 30 45/48 (93.8%), 40 42/48 (87.5%), 50 30.5/48 (63.5%), 60 23.5/48 and 28.5/48
+// (52/96, 54.2%; Rapfi thinking 52-60 ms a move, this engine 126-145), full strength 2.5/48
+// (5.2%; 139 ms a move to Rapfi's 135). With session 62's runs, strength 60 97/192 (50.5%) and
+// full strength 11.5/144 (8.0%). In eight games against full strength (a throwaway record) both
+// engines saw the end at the same move (their think times fall together 20-30 plies before the
+// five): the attack that decides was built before either search could prove it.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
