@@ -949,9 +949,10 @@ pub const FUTILITY: i32 = 130;
 // ladder strength 30 45/48 (93.8%), 40 42/48 (87.5%), 50 30.5/48 (63.5%), 60 23.5/48 and 28.5/48
 // (52/96, 54.2%; Rapfi thinking 52-60 ms a move, this engine 126-145), full strength 2.5/48
 // (5.2%; 139 ms a move to Rapfi's 135). With session 62's runs, strength 60 97/192 (50.5%) and
-// full strength 11.5/144 (8.0%). In eight games against full strength (a throwaway record) both
-// engines saw the end at the same move (their think times fall together 20-30 plies before the
-// five): the attack that decides was built before either search could prove it.
+// full strength 11.5/144 (8.0%). In eight games against full strength (all lost; the referee's
+// `--games-out` record) each engine's think time falls to a few milliseconds, the game proven,
+// within two of its moves of the other's, 3 to 8 moves before the five: the attack that
+// decides was built before either search could prove it.
 
 /// Fixed-effort threat search (no clock): continuous fours, this many nodes at most.
 const VCF_NODES: u64 = 20_000;
