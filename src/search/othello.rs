@@ -451,7 +451,7 @@ pub struct OthelloBoard {
     solver: Option<Box<Solver>>,
     /// The search's table, whose reserved memory holds the solver's table shared by every
     /// thread (see [`Board::use_table`]); without one, the solver has a table of its own.
-    /// `play` also prefetches the child's bucket in it.
+    /// `generate` and `play` also prefetch children's buckets in it ([`Self::prefetch_child`]).
     table: Option<Arc<Table>>,
     /// The pattern evaluation and its indices, kept move by move; `None` on a baseline board
     /// (linear evaluation).
@@ -721,10 +721,9 @@ impl Board for OthelloBoard {
     #[inline]
     fn play(&mut self, mv: Move) {
         self.stack.push((self.p, self.o, self.hash));
-        let mut h = self.hash ^ self.keys.side;
         if let Some(sq) = mv.cell() {
             let f = flips(sq, self.p, self.o);
-            h = self.child_hash(sq, f);
+            let h = self.child_hash(sq, f);
             // Usually warm already (`generate`); else it loads while the indices are updated.
             self.prefetch(h);
             if let Some(sym) = &mut self.sym {
@@ -743,15 +742,16 @@ impl Board for OthelloBoard {
             let np = self.p | f | (1 << sq);
             self.p = self.o ^ f;
             self.o = np;
+            self.hash = h;
         } else {
             if let Some(sym) = &mut self.sym {
                 sym.push();
                 sym.toggle_side();
             }
             std::mem::swap(&mut self.p, &mut self.o);
+            self.hash ^= self.keys.side;
         }
         self.side ^= 1;
-        self.hash = h;
     }
 
     #[inline]
