@@ -121,6 +121,13 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// the same 24 sets plays the same games, 48.5% (412-441-107), at 2.83 times NTest's think time
 /// (535 s against 189 s): `250,5` again.
 ///
+/// Also session 63, on those 24 sets, a throwaway switch making the late midgame sounder and the
+/// rest cheaper: nodes whose search reaches within 18 empties of the end (empties minus depth)
+/// searched at 1.4 times the confidence, the others at `220,5`, 48.2% (408-442-110; set by set
+/// -0.3, one standard error 0.8); 1.5 times there and `210,5` elsewhere 47.4% (400-450-110;
+/// -1.1, 0.8). Replaying the 1,036 moves of `prefetch_child`'s measurement they took 18.6 s and
+/// 18.2 s, `250,5` 19.5 s. Where the confidence goes is on the same line as before.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 250,
