@@ -300,6 +300,18 @@
 //! Nor is it the Multi-ProbCut table: refitted on these bands (`fit-probcut`, the shipped
 //! command; σ 5% smaller at 38-49 empties, within 3% at 26-37) it scores 48.4% (206-221-53) on
 //! those sets (-0.1, 0.9), and at equal time worse (see `fit-probcut`). Not kept.
+//!
+//! Nor weights split by the parity of the empties, as NTest's coefficient sets are (session 63,
+//! a throwaway report: each band also fitted on its odd and on its even positions alone, from
+//! the same prior, held out by parity, before the side-to-move correction). Exact bands
+//! (`--games 10000 --refit-from 0 --refit-to 26`), held-out RMS joint / split, even and odd:
+//! 0-10 6.07 / 5.96 and 5.68 / 5.60; 11-14 7.74 / 7.74 and 7.38 / 7.46; 15-18 8.58 / 8.76 and
+//! 8.19 / 8.24; 19-22 5.92 / 6.13 and 6.31 / 6.56; 23-26 5.62 / 5.80 and 5.45 / 5.57. Midgame
+//! bands (`--games 20000 --label-depth 1 --refit-to 46`): 27-30 4.31 / 4.40 and 4.50 / 4.73;
+//! 31-34 3.76 / 3.78 and 3.70 / 3.82; 35-38 3.38 / 3.41 and 3.25 / 3.31; 39-42 3.47 / 3.63 and
+//! 2.82 / 2.83; 43-46 2.89 / 2.62 and 2.81 / 2.62 (there the joint band's 2.58 after its
+//! side-to-move correction: the split's gain is the bias the correction removes). Half the
+//! positions each cost as much as the parity's own weights gain; not played.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
