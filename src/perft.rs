@@ -176,12 +176,7 @@ fn fast_hashed(
         let sq = mv.trailing_zeros() as usize;
         mv &= mv - 1;
         let f = othello::flips(sq, player, opponent);
-        let mut h = hash ^ keys.side ^ keys.stones[sq][side.index()];
-        let mut bits = f;
-        while bits != 0 {
-            h ^= keys.flip[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
+        let h = othello::hash_after_move(keys, hash, side.index(), sq, f);
         total += fast_hashed(
             opponent ^ f,
             player | f | (1 << sq),

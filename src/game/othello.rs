@@ -17,6 +17,20 @@ pub use bitboard::{final_score, flips, moves};
 use crate::game::{Cell, Change, Game, GameKind, Move, MoveError, Outcome, Side};
 use crate::zobrist::Keys;
 
+/// The Zobrist hash after the side with index `side` (0 black, 1 white) places a disc on `sq`,
+/// flipping the discs of `flipped`: the placement key, one flip key per flipped disc and the
+/// side key XORed into `hash`. The one rule the game, `perft` and the search boards share.
+#[inline]
+pub fn hash_after_move(keys: &Keys, hash: u64, side: usize, sq: usize, flipped: u64) -> u64 {
+    let mut h = hash ^ keys.side ^ keys.stones[sq][side];
+    let mut bits = flipped;
+    while bits != 0 {
+        h ^= keys.flip[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+    }
+    h
+}
+
 /// The square-by-square reference the kernel's tests check every version of [`flips`] and
 /// [`moves`] against (test builds only).
 #[cfg(test)]
@@ -349,18 +363,13 @@ impl Game for Othello {
             hash: self.hash,
         });
         self.history.push(mv);
+        // a pass toggles the side key alone
         let mut h = self.hash ^ self.keys.side;
         if let Some(sq) = mv.cell() {
             let (p, o) = self.player_opponent();
             let f = flips(sq, p, o);
-            let x = 1u64 << sq;
-            h ^= self.keys.stones[sq][self.side.index()];
-            let mut bits = f;
-            while bits != 0 {
-                h ^= self.keys.flip[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-            let (np, no) = (p | x | f, o ^ f);
+            h = hash_after_move(self.keys, self.hash, self.side.index(), sq, f);
+            let (np, no) = (p | (1u64 << sq) | f, o ^ f);
             match self.side {
                 Side::Black => {
                     self.black = np;

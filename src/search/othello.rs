@@ -127,7 +127,7 @@ pub use linear::{
 };
 
 use super::{Board, ExactNode, Gen, HookAnswer, ProbCut, ProbCutConfidence, Scored};
-use crate::game::othello::{Othello, flips, moves};
+use crate::game::othello::{Othello, flips, hash_after_move, moves};
 use crate::game::symmetry::SymmetryTracker;
 use crate::game::{Cell, Game, Move};
 use crate::search::endgame::{SolveLimits, Solver, SolverTable};
@@ -527,13 +527,7 @@ impl OthelloBoard {
     /// The hash after the side to move plays `sq`, flipping `f`.
     #[inline]
     fn child_hash(&self, sq: usize, f: u64) -> u64 {
-        let mut h = self.hash ^ self.keys.side ^ self.keys.stones[sq][self.side];
-        let mut bits = f;
-        while bits != 0 {
-            h ^= self.keys.flip[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
-        h
+        hash_after_move(self.keys, self.hash, self.side, sq, f)
     }
 
     /// Start loading the table bucket of the child after `sq` (flipping `f`), so that the
@@ -548,17 +542,25 @@ impl OthelloBoard {
     /// with it here for the moves ordered by fastest first, the same nodes.
     #[inline]
     fn prefetch_child(&self, sq: usize, f: u64) {
-        self.prefetch(self.child_hash(sq, f));
+        // the hash only when there is a table to warm
+        if let Some(table) = self.prefetch_table() {
+            table.prefetch(self.child_hash(sq, f));
+        }
     }
 
     /// Start loading the table bucket of a child whose hash is `key`.
     #[inline]
     fn prefetch(&self, key: u64) {
-        if self.sym.is_none()
-            && let Some(table) = &self.table
-        {
+        if let Some(table) = self.prefetch_table() {
             table.prefetch(key);
         }
+    }
+
+    /// The table whose buckets a child's hash locates: none without a table, or with symmetry
+    /// keys (the table key is then not the hash).
+    #[inline]
+    fn prefetch_table(&self) -> Option<&Table> {
+        self.table.as_deref().filter(|_| self.sym.is_none())
     }
 
     /// (side to move's discs, opponent's discs).
