@@ -128,6 +128,10 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// -1.1, 0.8). Replaying the 1,036 moves of `prefetch_child`'s measurement they took 18.6 s and
 /// 18.2 s, `250,5` 19.5 s. Where the confidence goes is on the same line as before.
 ///
+/// Session 64, the shipped engine on 24 sets that chose nothing (seeds 337-467, the primes; two
+/// matches side by side): 44.9% (370-468-122) at 2.67 times NTest's think time. With the 24
+/// above, 46.7% of 1,920 games: the sets that chose `250,5` and the midgame bands flatter them.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 250,
