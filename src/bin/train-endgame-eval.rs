@@ -297,6 +297,10 @@
 //! Bands of four empties with labels that just reach the band below, as shipped, stay the best
 //! measured; fits of one recipe still differ by a few points, so a change has to beat that to show.
 //!
+//! Nor is it the Multi-ProbCut table: refitted on these bands (`fit-probcut`, the shipped
+//! command; σ 5% smaller at 38-49 empties, within 3% at 26-37) it scores 48.4% (206-221-53) on
+//! those sets (-0.1, 0.9), and at equal time worse (see `fit-probcut`). Not kept.
+//!
 //! Nor wider bands (session 64; `--tops 10,14,18,22,26,31,36,…,56,64` and `…,26,32,38,…,56,64`,
 //! the shipped command otherwise, so the labels at a band's top are five- and six-ply searches).
 //! Both at depth 12 on 24 fresh forty-game sets (seeds 337-467, primes), where the shipped file
@@ -304,10 +308,6 @@
 //! +0.5, one standard error 2.2), of six 46.1% (381-455-124; +1.3, 1.4); bands of five on the
 //! twelve sets of seeds 193-257 48.5% (207-221-52), the shipped file's score there. From two
 //! empties to six, only two and three were worse.
-//!
-//! Nor is it the Multi-ProbCut table: refitted on these bands (`fit-probcut`, the shipped
-//! command; σ 5% smaller at 38-49 empties, within 3% at 26-37) it scores 48.4% (206-221-53) on
-//! those sets (-0.1, 0.9), and at equal time worse (see `fit-probcut`). Not kept.
 //!
 //! Nor weights split by the parity of the empties, as NTest's coefficient sets are (session 63,
 //! a throwaway report: each band also fitted on its odd and on its even positions alone, from
