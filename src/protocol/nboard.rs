@@ -210,6 +210,11 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// it, both `--move-ms 52` (80 XOT games, `--shuffle --seed 3` and `4`, side by side): 56.9%
 /// (39-28-13), +1.2 discs a game, each side thinking 93 s.
 ///
+/// Session 64, on six sets that chose nothing (seeds 337, 347, 349, 353, 359, 367; two matches
+/// side by side), NTest at depth 16 thinking 59-60 ms a move on this day's machine: `--move-ms
+/// 52` 33.3% (63-143-34), xorboard 46 ms a move; `--move-ms 68` 33.1% (64-145-31), 59 ms a move
+/// against NTest's 59. The six sets above do not flatter the equal-time score.
+///
 /// [`eval`]: crate::search::othello::eval
 pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =
     [(45..=60, 60), (30..=44, 150), (22..=29, 300)];
