@@ -73,6 +73,15 @@
 //! one-move book's 46.4% (one standard error 1.8: within its noise). For every XOT opening it
 //! would take about 14 hours of one core: not worth it on this evidence.
 //!
+//! Session 64, the same again on twelve sets that chose nothing (seeds 337, 349, 359, 373, 383,
+//! 397, 409, 421, 433, 443, 457, 463; their 238 openings' 550 book lines, each with its reply, as
+//! `--openings`, the default recipe: 1,315 lines in 5.5 minutes with two jobs): 49.2% (204-212-64)
+//! at 2.49 times NTest's think time, where the one-move book scores 48.2% (201-218-61); set by set
+//! +0.9 (one standard error 1.1). Two measurements, each about one standard error up. On this
+//! machine the whole list (every book line with its reply, 24,518 openings:
+//! `grep -v '^#' assets/othello-book.txt | awk '{print $1 $3}'`) is about 8 hours of one core,
+//! a session's parts away.
+//!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
 //! discs for the side to move.
