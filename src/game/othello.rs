@@ -363,12 +363,10 @@ impl Game for Othello {
             hash: self.hash,
         });
         self.history.push(mv);
-        // a pass toggles the side key alone
-        let mut h = self.hash ^ self.keys.side;
         if let Some(sq) = mv.cell() {
             let (p, o) = self.player_opponent();
             let f = flips(sq, p, o);
-            h = hash_after_move(self.keys, self.hash, self.side.index(), sq, f);
+            self.hash = hash_after_move(self.keys, self.hash, self.side.index(), sq, f);
             let (np, no) = (p | (1u64 << sq) | f, o ^ f);
             match self.side {
                 Side::Black => {
@@ -380,9 +378,11 @@ impl Game for Othello {
                     self.black = no;
                 }
             }
+        } else {
+            // a pass toggles the side key alone
+            self.hash ^= self.keys.side;
         }
         self.side = self.side.opponent();
-        self.hash = h;
     }
 
     fn undo(&mut self) -> Option<Move> {

@@ -548,14 +548,6 @@ impl OthelloBoard {
         }
     }
 
-    /// Start loading the table bucket of a child whose hash is `key`.
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        if let Some(table) = self.prefetch_table() {
-            table.prefetch(key);
-        }
-    }
-
     /// The table whose buckets a child's hash locates: none without a table, or with symmetry
     /// keys (the table key is then not the hash).
     #[inline]
@@ -727,7 +719,9 @@ impl Board for OthelloBoard {
             let f = flips(sq, self.p, self.o);
             let h = self.child_hash(sq, f);
             // Usually warm already (`generate`); else it loads while the indices are updated.
-            self.prefetch(h);
+            if let Some(table) = self.prefetch_table() {
+                table.prefetch(h);
+            }
             if let Some(sym) = &mut self.sym {
                 sym.push();
                 sym.place(sq, self.side);
