@@ -15,7 +15,9 @@
 //! [`OthelloBook`] is the Othello engine's book of the same kind: one reply per position with
 //! its score, the engine's own deep search (`assets/othello-book.txt`, built by the
 //! `build-othello-book` binary) of the position after each XOT opening and of the position after
-//! the reply it expects there, so it answers the first move of an XOT game with either colour.
+//! the reply it expects there, so it answers the first move of an XOT game with either colour;
+//! and, for most openings (the file's header says which), the same one move on: its second move
+//! after the replies it expects to its first.
 
 use ahash::AHashMap;
 
@@ -465,6 +467,23 @@ mod tests {
             book.positions() > 2 * 10_784,
             "and the replies after the expected first moves"
         );
+    }
+
+    #[test]
+    fn the_shipped_othello_book_answers_second_moves_along_its_own_lines() {
+        // From each of the first XOT openings, the book's reply, the reply it expects, its
+        // second move and the reply it expects to that: four plies, each in the book.
+        let book = OthelloBook::xot(keys());
+        for line in &xot_openings()[..200] {
+            let mut g = othello_after(line, keys()).unwrap();
+            for ply in 0..4 {
+                let (mv, _) = book
+                    .reply(&g)
+                    .unwrap_or_else(|| panic!("{line}: no reply at ply {ply}"));
+                assert!(g.is_legal(mv), "{line}: ply {ply}");
+                g.play(mv);
+            }
+        }
     }
 
     #[test]
