@@ -1,8 +1,8 @@
 //! The opening books (`b`): in Othello the engine plays a book reply while the game follows a
 //! named opening, and the Search panel names the opening; off the named lines it answers the
-//! first two moves after an XOT opening from its own deep searches ([`OthelloBook`]). In Gomoku
-//! (15×15 freestyle) it answers the positions after the Gomocup openings from its own long
-//! searches ([`GomokuBook`]).
+//! first move after an XOT opening, and for most openings the second, from its own deep
+//! searches ([`OthelloBook`]). In Gomoku (15×15 freestyle) it answers the positions after the
+//! Gomocup openings from its own long searches ([`GomokuBook`]).
 
 use super::*;
 
