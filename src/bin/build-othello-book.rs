@@ -95,13 +95,22 @@
 //! (1.1), three measurements the same way. So the whole list is being built in parts of 2,500 of
 //! its 24,518 openings (one job each, about 40 minutes a part here; the same lines whatever
 //! `--jobs` is, checked on the 320 lines these parts share with the sets' books), and the shipped
-//! file holds the parts built so far, in the order its header names: seven of ten, parts 4 to 6
-//! (openings 10,001-17,500 of the list) still to build.
+//! file held the parts built so far, in the order its header names: seven of ten.
 //! With those seven parts, on the same 24 sets: 46.8% (389-451-120) at 2.40 times NTest's think
 //! time, +1.9 (1.0) over the one-move book, what full coverage of the sets' openings gave; at
 //! equal time (NTest at depth 16 against `nboard --move-ms 68`, the six sets of seeds 337, 347,
 //! 349, 353, 359, 367; 58 ms a move against NTest's 56) 37.1% (71-133-36), where the one-move book
 //! scored 33.1% (64-145-31) in session 64 (one standard error of a 240-game score is about 3).
+//!
+//! Session 66, the whole list: parts 4 to 6 built (6 as two halves of 1,250, `--skip 15000
+//! --limit 1250` and `--skip 16250 --limit 1250`; two jobs side by side, about 40 minutes a part),
+//! so the book answers the second move after every expected reply: 62,369 lines, none of the seven
+//! parts' lines changed. On 24 sets that chose nothing (seeds 479-631, the primes; two matches
+//! side by side, nothing else running): 47.5% (402-450-108) at 2.60 times NTest's think time,
+//! where the one-move book scores 46.4% (383-452-125) at 2.66 times: set by set +1.1 (one
+//! standard error 1.0), the fourth measurement the same way. At equal time on the six sets above:
+//! `--move-ms 68` 42.1% (82-120-38), but NTest thought 49 ms a move on the quiet machine against
+//! our 57; `--move-ms 58`, 50 ms a move against NTest's 49, 35.6% (67-136-37).
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in

@@ -48,8 +48,8 @@ pub struct NboardArgs {
     #[arg(long)]
     pub exact_endgame: bool,
     /// Search every move: without this, the first move after each XOT opening (with either
-    /// colour), and for most openings the second after the replies the engine expects, come at
-    /// once from the opening book of the engine's own deep searches.
+    /// colour), and the second after the replies the engine expects, come at once from the
+    /// opening book of the engine's own deep searches.
     #[arg(long)]
     pub no_book: bool,
 }
