@@ -108,9 +108,11 @@
 //! parts' lines changed. On 24 sets that chose nothing (seeds 479-631, the primes; two matches
 //! side by side, nothing else running): 47.5% (402-450-108) at 2.60 times NTest's think time,
 //! where the one-move book scores 46.4% (383-452-125) at 2.66 times: set by set +1.1 (one
-//! standard error 1.0), the fourth measurement the same way. At equal time on the six sets above:
-//! `--move-ms 68` 42.1% (82-120-38), but NTest thought 49 ms a move on the quiet machine against
-//! our 57; `--move-ms 58`, 50 ms a move against NTest's 49, 35.6% (67-136-37).
+//! standard error 1.0), the fourth measurement the same way. On the 24 sets above 47.2%
+//! (392-445-123): the games of their own openings' book but for one set (seed 367, 5 points more;
+//! a position reached by two transcripts keeps the first line's reply). At equal time on the six
+//! sets above: `--move-ms 68` 42.1% (82-120-38), but NTest thought 49 ms a move on the quiet
+//! machine against our 57; `--move-ms 58`, 50 ms a move against NTest's 49, 35.6% (67-136-37).
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
