@@ -114,6 +114,12 @@
 //! sets above: `--move-ms 68` 42.1% (82-120-38), but NTest thought 49 ms a move on the quiet
 //! machine against our 57; `--move-ms 58`, 50 ms a move against NTest's 49, 35.6% (67-136-37).
 //!
+//! Also session 66, the third move begun: every second-move line with its reply played (37,851
+//! openings, `awk '{print $1 $3}'` of the lines after the file's "Second moves" header), the same
+//! recipe, in parts of 2,500 (about 48 minutes a part, two side by side). Parts 0 and 1 (the
+//! first 5,000, which hold the first XOT openings' lines) are shipped after the second moves:
+//! 70,827 lines. Not measured yet: on the 48 sets above they reach few games.
+//!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
 //! discs for the side to move.
