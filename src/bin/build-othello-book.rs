@@ -122,7 +122,9 @@
 //! (58.8%, 61.3% without them), seed 487's the same games; too few to tell. Session 67: parts 2
 //! and 3 (79,255 lines; 12,038 built, 8,428 new): the book's own line now runs six plies from
 //! each of the first 2,850 XOT openings (3,487 of the 10,784 in all); then parts 4 and 5 (87,652
-//! lines; 12,057 built, 8,397 new): the first 4,276 openings (5,016 in all).
+//! lines; 12,057 built, 8,397 new): the first 4,276 openings (5,016 in all); then part 6 as two
+//! halves of 1,250 (about 25 minutes each side by side; 91,918 lines, 6,074 built, 4,266 new):
+//! the first 4,979 openings (5,700 in all).
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
