@@ -124,7 +124,10 @@
 //! each of the first 2,850 XOT openings (3,487 of the 10,784 in all); then parts 4 and 5 (87,652
 //! lines; 12,057 built, 8,397 new): the first 4,276 openings (5,016 in all); then part 6 as two
 //! halves of 1,250 (about 25 minutes each side by side; 91,918 lines, 6,074 built, 4,266 new):
-//! the first 4,979 openings (5,700 in all).
+//! the first 4,979 openings (5,700 in all). Measured with parts 0-6 on the 48 depth-12 sets
+//! (quiet machine, two matches side by side): seeds 479-631 48.9% (414-435-111) at 2.61x NTest's
+//! think time, +1.4 set by set over the second-move book (SE 0.8); seeds 337-467 47.8%
+//! (392-434-134) at 2.68x, +0.6 (SE 0.7). Over the 48 sets 48.4% (806-869-245), 47.3% before.
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
