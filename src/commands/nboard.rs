@@ -48,8 +48,9 @@ pub struct NboardArgs {
     #[arg(long)]
     pub exact_endgame: bool,
     /// Search every move: without this, the first move after each XOT opening (with either
-    /// colour), and the second after the replies the engine expects, come at once from the
-    /// opening book of the engine's own deep searches.
+    /// colour), the second after the replies the engine expects (and, along its own lines from
+    /// the first openings, the third) come at once from the opening book of the engine's own
+    /// deep searches.
     #[arg(long)]
     pub no_book: bool,
 }

@@ -20,8 +20,9 @@
 //! a move solved for its result alone (`xorboard nboard` does this unless `--exact-endgame`; see
 //! `search::othello::WLD_GAP`) reports a proven win as 65.00, a loss as -65.00, a draw as 0.00
 //! (beyond any disc count, so no GUI mistakes it for one). In a position of the opening book
-//! ([`OthelloBook`]: the first move after each XOT opening, with either colour, and the second
-//! after the replies it expects; `xorboard nboard --no-book` leaves it out)
+//! ([`OthelloBook`]: the first move after each XOT opening, with either colour, the second after
+//! the replies it expects, and along its own lines from the first openings the third;
+//! `xorboard nboard --no-book` leaves it out)
 //! `go` answers the book's move and score at once. Otherwise `go` searches
 //! to the set depth — to the end of the game once at most depth + 4 squares are empty — and, when
 //! the GGF carries a clock (`TI[15:00]`), also stops after the side's remaining time (the clock
