@@ -130,6 +130,8 @@
 //! (392-434-134) at 2.68x, +0.6 (SE 0.7). Over the 48 sets 48.4% (806-869-245), 47.3% before.
 //! Then the first half of part 7 as two quarters of 625 (15 minutes each side by side; 94,034
 //! lines, 3,028 built, 2,116 new): the first 5,331 openings (6,051 in all). Not measured.
+//! And its second half as two more quarters (12 minutes each side by side; 96,179 lines, 3,044
+//! built, 2,145 new): the first 5,694 openings (6,412 in all). Not measured.
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
