@@ -132,6 +132,8 @@
 //! lines, 3,028 built, 2,116 new): the first 5,331 openings (6,051 in all). Not measured.
 //! And its second half as two more quarters (12 minutes each side by side; 96,179 lines, 3,044
 //! built, 2,145 new): the first 5,694 openings (6,412 in all). Not measured.
+//! Then parts 8 and 9 (46-49 minutes side by side; 104,669 lines, 12,101 built, 8,490 new): the
+//! first 7,099 openings (7,765 in all).
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
