@@ -134,6 +134,8 @@
 //! built, 2,145 new): the first 5,694 openings (6,412 in all). Not measured.
 //! Then parts 8 and 9 (46-49 minutes side by side; 104,669 lines, 12,101 built, 8,490 new): the
 //! first 7,099 openings (7,765 in all).
+//! Then parts 10 and 11 (45-52 minutes side by side; 113,064 lines, 12,038 built, 8,395 new):
+//! the first 8,533 openings (9,016 in all).
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
