@@ -138,6 +138,11 @@
 //! the first 8,533 openings (9,016 in all).
 //! Then the first half of part 12 as two quarters (12 minutes each side by side; 115,148 lines,
 //! 2,977 built, 2,084 new): the first 8,892 openings (9,321 in all).
+//! Measured on the same 48 sets (both at depth 12, quiet machine, two matches side by side): 48.3%
+//! (806-873-241) at 2.52x NTest's think time (1,063 s against 421 s), where parts 0-6 scored 48.4%:
+//! seeds 479-631 48.6% (411-437-112), -0.3 set by set (SE 0.4); seeds 337-467 47.9% (395-436-129),
+//! +0.1 (SE 0.5). Parts 7 to 12a move the score by less than one standard error; the time ratio
+//! is within the machine's noise (2.65x before).
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
