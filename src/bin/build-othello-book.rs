@@ -119,32 +119,32 @@
 //! recipe, in parts of 2,500 (about 48 minutes a part, two side by side). Parts 0 and 1 (the
 //! first 5,000, which hold the first XOT openings' lines) are shipped after the second moves:
 //! 70,827 lines. Not measured yet: of the 48 sets above, seed 479's plays some games otherwise
-//! (58.8%, 61.3% without them), seed 487's the same games; too few to tell. Session 67: parts 2
-//! and 3 (79,255 lines; 12,038 built, 8,428 new): the book's own line now runs six plies from
-//! each of the first 2,850 XOT openings (3,487 of the 10,784 in all); then parts 4 and 5 (87,652
-//! lines; 12,057 built, 8,397 new): the first 4,276 openings (5,016 in all); then part 6 as two
-//! halves of 1,250 (about 25 minutes each side by side; 91,918 lines, 6,074 built, 4,266 new):
-//! the first 4,979 openings (5,700 in all). Measured with parts 0-6 on the 48 depth-12 sets
-//! (quiet machine, two matches side by side): seeds 479-631 48.9% (414-435-111) at 2.61x NTest's
-//! think time, +1.4 set by set over the second-move book (SE 0.8); seeds 337-467 47.8%
-//! (392-434-134) at 2.68x, +0.6 (SE 0.7). Over the 48 sets 48.4% (806-869-245), 47.3% before.
-//! Then the first half of part 7 as two quarters of 625 (15 minutes each side by side; 94,034
-//! lines, 3,028 built, 2,116 new): the first 5,331 openings (6,051 in all). Not measured.
-//! And its second half as two more quarters (12 minutes each side by side; 96,179 lines, 3,044
-//! built, 2,145 new): the first 5,694 openings (6,412 in all). Not measured.
-//! Then parts 8 and 9 (46-49 minutes side by side; 104,669 lines, 12,101 built, 8,490 new): the
-//! first 7,099 openings (7,765 in all).
-//! Then parts 10 and 11 (45-52 minutes side by side; 113,064 lines, 12,038 built, 8,395 new):
-//! the first 8,533 openings (9,016 in all).
-//! Then the first half of part 12 as two quarters (12 minutes each side by side; 115,148 lines,
-//! 2,977 built, 2,084 new): the first 8,892 openings (9,321 in all).
-//! Measured on the same 48 sets (both at depth 12, quiet machine, two matches side by side): 48.3%
-//! (806-873-241) at 2.52x NTest's think time (1,063 s against 421 s), where parts 0-6 scored 48.4%:
-//! seeds 479-631 48.6% (411-437-112), -0.3 set by set (SE 0.4); seeds 337-467 47.9% (395-436-129),
-//! +0.1 (SE 0.5). Parts 7 to 12a move the score by less than one standard error; the time ratio
-//! is within the machine's noise (2.65x before).
-//! Then part 12's second half as two quarters (11 minutes each side by side; 117,257 lines, 3,017
-//! built, 2,109 new): the first 9,247 openings (9,606 in all). Not measured.
+//! (58.8%, 61.3% without them), seed 487's the same games; too few to tell. Sessions 67 and 68
+//! built on, each step appended after the earlier lines (none of them changed) and checked by the
+//! third-move test; a half is `--limit 1250`, a quarter `--limit 625` (25 and 12-15 minutes each,
+//! two side by side). "Six plies from" is the book's own line from the first N XOT openings
+//! (and from how many of the 10,784 in all):
+//!
+//! | parts added | lines after | built | new | six plies from |
+//! |---|---|---|---|---|
+//! | 2, 3 | 79,255 | 12,038 | 8,428 | the first 2,850 (3,487) |
+//! | 4, 5 | 87,652 | 12,057 | 8,397 | the first 4,276 (5,016) |
+//! | 6 (two halves) | 91,918 | 6,074 | 4,266 | the first 4,979 (5,700) |
+//! | 7, first half (two quarters) | 94,034 | 3,028 | 2,116 | the first 5,331 (6,051) |
+//! | 7, second half (two quarters) | 96,179 | 3,044 | 2,145 | the first 5,694 (6,412) |
+//! | 8, 9 | 104,669 | 12,101 | 8,490 | the first 7,099 (7,765) |
+//! | 10, 11 | 113,064 | 12,038 | 8,395 | the first 8,533 (9,016) |
+//! | 12, first half (two quarters) | 115,148 | 2,977 | 2,084 | the first 8,892 (9,321) |
+//! | 12, second half (two quarters) | 117,257 | 3,017 | 2,109 | the first 9,247 (9,606) |
+//!
+//! Measured on the 48 depth-12 sets (both at depth 12, quiet machine, two matches side by side).
+//! With parts 0-6: 48.4% (806-869-245), 47.3% with the second-move book; seeds 479-631 48.9%
+//! (414-435-111) at 2.61x NTest's think time, +1.4 set by set (SE 0.8); seeds 337-467 47.8%
+//! (392-434-134) at 2.68x, +0.6 (SE 0.7). With parts 0 to 12's first half: 48.3% (806-873-241)
+//! at 2.52x (1,063 s against 421 s); seeds 479-631 48.6% (411-437-112), -0.3 set by set against
+//! parts 0-6 (SE 0.4); seeds 337-467 47.9% (395-436-129), +0.1 (SE 0.5). Parts 7 to 12's first
+//! half move the score by less than one standard error; the time ratio is within the machine's
+//! noise. Part 12's second half was built after the measurement.
 //!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in

@@ -1,8 +1,9 @@
 //! The opening books (`b`): in Othello the engine plays a book reply while the game follows a
 //! named opening, and the Search panel names the opening; off the named lines it answers the
 //! first move after an XOT opening, the second after the reply it expects (and, along its own
-//! lines from the first openings, the third) from its own deep searches ([`OthelloBook`]). In Gomoku (15×15 freestyle) it answers the positions after the
-//! Gomocup openings from its own long searches ([`GomokuBook`]).
+//! lines from the first openings, the third) from its own deep searches ([`OthelloBook`]). In
+//! Gomoku (15×15 freestyle) it answers the positions after the Gomocup openings from its own long
+//! searches ([`GomokuBook`]).
 
 use super::*;
 
