@@ -57,7 +57,7 @@ use std::time::Instant;
 use xorboard::game::othello::{Othello, moves};
 use xorboard::game::{Game, Move, Side};
 use xorboard::search::othello::probcut::{
-    MIN_DEPTH, NodeSampler, Row, Table as ProbCutTable, shallow_depth,
+    MIN_DEPTH, Row, Table as ProbCutTable, sample_tree_nodes, shallow_depth,
 };
 use xorboard::search::othello::{HANDOVER_GAP, pattern_evaluate};
 use xorboard::search::{Limits, Searcher};
@@ -218,36 +218,20 @@ fn positions(args: &Args) -> Vec<Othello> {
 /// tried nodes sampled, then at most `--per-stage` distinct ones per stage, a seeded choice.
 fn tree_positions(args: &Args) -> Vec<Othello> {
     let openings = xorboard::book::xot_openings();
-    let sampler = Arc::new(NodeSampler::new(16));
-    let table = Arc::new(Table::new(args.tt_mib, Policy::TwoTier, 64));
-    let stop = AtomicBool::new(false);
-    for gi in 0..args.games {
-        let mut g = game_opening(&openings, gi);
-        table.clear();
-        let mut s: Searcher<Othello> = Searcher::new(table.clone());
-        let mut options = s.options();
-        options.probcut = Some(xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT);
-        options.count_stats = false;
-        s.set_options(options);
-        let tree_sampler = sampler.clone();
-        s.set_board_setup(Some(Arc::new(move |b| {
-            b.sample_probcut_nodes(tree_sampler.clone())
-        })));
-        let mut legal = Vec::new();
-        while !g.is_over() && g.empties() > args.tree_until {
-            g.legal_moves(&mut legal);
-            let mv = if legal.len() > 1 {
-                let r = s.search(&g, &Limits::depth(args.tree_depth), &stop, &mut |_| {});
-                r.best.unwrap_or(legal[0])
-            } else {
-                legal[0]
-            };
-            g.play(mv);
-        }
-    }
+    let starts: Vec<Othello> = (0..args.games)
+        .map(|gi| game_opening(&openings, gi))
+        .collect();
+    let nodes = sample_tree_nodes(
+        &starts,
+        args.tree_depth,
+        xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT,
+        16,
+        args.tree_until,
+        args.tt_mib,
+    );
     let mut seen = std::collections::HashSet::new();
     let mut by_stage: std::collections::BTreeMap<u32, Vec<(u64, u64)>> = Default::default();
-    for (p, o) in sampler.take() {
+    for (p, o) in nodes {
         let empties = (p | o).count_zeros();
         if empties > args.min_empties && moves(p, o) != 0 && seen.insert((p, o)) {
             let stage = (empties - args.min_empties - 1) / args.stage_width;

@@ -40,9 +40,9 @@
 //!    copied into the band, and grows band by band: labelled by 4-ply searches alone, the bands
 //!    from 27 to 54 empties overvalued the side to move by 1 to 6 discs (parity gaps, below,
 //!    of +2 to +13) and the engine's score swung by about 14 discs between odd and even depths
-//!    (`--single-depth-labels` still labels that way). The fit is least squares by stochastic gradient descent, regularised towards the
-//!    band below (`--l2`): a pattern the band's positions rarely show keeps the lower band's
-//!    weight rather than drifting to zero.
+//!    (`--single-depth-labels` still labels that way). The fit is least squares by stochastic
+//!    gradient descent, regularised towards the band below (`--l2`): a pattern the band's
+//!    positions rarely show keeps the lower band's weight rather than drifting to zero.
 //! 4. Side-to-move correction (each search-labelled band, unless `--no-tempo-correction`): the
 //!    band's constant weight is shifted so that the parity gap `v2 - (v1 + v3) / 2` of 1-, 2-
 //!    and 3-ply searches over its positions is 0 (what the minimax of noisy leaves leaves over).
@@ -68,6 +68,14 @@
 //! search again. Each labelling thread keeps its table from one position to the next, so the
 //! labels are reproducible for the same `--jobs` (the same positions in the same order per
 //! thread), not across different ones.
+//!
+//! `--tree-games N [--tree-depth 10] [--tree-keep 64] [--jobs 2]` adds positions from where the
+//! evaluation is used: `N` games from the XOT openings (every seventh, as `fit-probcut
+//! --tree-depth` takes them) played by the engine at `--tree-depth` (its fixed-depth
+//! Multi-ProbCut, a cleared table per game) down to the fitted bands' lowest empties, and one
+//! in `--tree-keep` of the nodes where its searches try Multi-ProbCut (three or more plies
+//! left, mostly after a poor move) kept once each, after the games' positions, as unlabeled
+//! positions of the bands they fall in. The nodes are the same for any `--jobs`.
 //!
 //! Everything is seeded: the same arguments give the same file. `--data FILE` caches the
 //! positions and exact labels (text) so a refit does not need the games and solves again.
@@ -348,6 +356,24 @@
 //! 16-19 empties, 6.97 to 6.95 at 8-11), nor potential mobility, frontier discs, the disc count
 //! or the odd empty regions (all of them together: 8.36 to 8.32 held out at 16-19; the only
 //! signal, 3 to 5 discs when the side to move has no move, is a position the search passes).
+//!
+//! Nor fitting on the positions the search evaluates (session 69, `--tree-games`): the training
+//! games' positions are a noisy one-ply policy's, the evaluation's inputs are the nodes of
+//! depth-12 searches, many after a poor move, and the Multi-ProbCut table gained from being
+//! fitted on such nodes (`search::othello::probcut`). Both engines at depth 12 on the 48
+//! forty-game sets of seeds 337-631, where the shipped weights score 48.3% (806-873-241), set by
+//! set on seeds 479-631 and 337-467 (one standard error in brackets):
+//! - bands 27-50 fitted on the nodes alone (6,000 tree games at depth 10, 1,855,015 distinct
+//!   nodes; bands 51 up kept): 49.1% (818-853-249; -0.7 (1.2), +2.2 (1.6));
+//! - the same nodes with the shipped recipe's 2,899,945 game positions, every midgame band:
+//!   49.5% (829-849-242; +1.7 (1.1), +0.8 (1.3));
+//! - `--games 100000 --tree-games 10000 --tree-depth 10 --jobs 2 --label-depth 1 --base
+//!   prev.bin` (2,981,952 nodes): 48.9% (823-867-230; 0.0 (1.6), +1.2 (1.4)), the same think
+//!   time (2.64 times NTest's on four sets run alone, the shipped weights 2.65); on 24 fresh sets
+//!   (seeds 641-797, the primes) 48.6% (396-422-142) where the shipped weights scored 49.5%
+//!   (413-423-124) beside it: -0.8 (1.4).
+//!
+//! About a point at best, inside the noise, and none on fresh sets: not kept.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -361,7 +387,7 @@ use xorboard::search::endgame::{SolveLimits, Solver};
 use xorboard::search::othello::eval::{
     Indices, N_EXTRA, N_FEATURES, SCALE, Weights, indices, layout,
 };
-use xorboard::search::othello::pattern_search;
+use xorboard::search::othello::{pattern_search, probcut};
 
 /// The default bands (top empties of each): the endgame's five, then one per four empties.
 const DEFAULT_TOPS: &str = "10,14,18,22,26,30,34,38,42,46,50,54,58,64";
@@ -501,6 +527,16 @@ struct Cli {
     /// --engine-labels: cache of engine labels (read first; new labels are appended).
     #[arg(long, default_value = "")]
     label_cache: String,
+    /// Also fit on the nodes of the engine's own searches (see the module documentation): this
+    /// many games from the XOT openings played by the engine at --tree-depth (0: none).
+    #[arg(long, default_value_t = 0)]
+    tree_games: usize,
+    /// --tree-games: the depth of the engine's searches (its fixed-depth Multi-ProbCut).
+    #[arg(long, default_value_t = 10)]
+    tree_depth: u32,
+    /// --tree-games: one tried node in this many is kept.
+    #[arg(long, default_value_t = 64)]
+    tree_keep: u64,
     /// Empties at which a game is solved for its outcome (with --outcome-weight).
     #[arg(long, default_value_t = 20)]
     outcome_at: u32,
@@ -795,6 +831,7 @@ fn main() {
         outcome_weight,
         outcome_at,
         outcome_to,
+        jobs,
         ..
     } = cli;
     // below the fitted bands the games only play on to their outcome: best moves only
@@ -972,6 +1009,44 @@ fn main() {
         }
     }
 
+    if cli.tree_games > 0 {
+        let old_unlabeled = unlabeled.len();
+        let nodes = tree_nodes(
+            &openings,
+            cli.tree_games,
+            cli.tree_depth,
+            cli.tree_keep,
+            refit_from.saturating_sub(1),
+            jobs,
+        );
+        let mut seen = std::collections::HashSet::new();
+        for (p, o) in nodes {
+            if (refit_from..=refit_to).contains(&empties(p, o))
+                && moves(p, o) != 0
+                && seen.insert((p, o))
+            {
+                unlabeled.push((p, o));
+                outcome.push(f32::NAN);
+            }
+        }
+        eprintln!(
+            "{} distinct tree nodes from {} games at depth {}",
+            unlabeled.len() - old_unlabeled,
+            cli.tree_games,
+            cli.tree_depth
+        );
+        if !data.is_empty() {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&data)
+                .expect("data file");
+            for &(p, o) in &unlabeled[old_unlabeled..] {
+                writeln!(f, "U {p:x} {o:x}").expect("write");
+            }
+        }
+    }
+
     let mut bands: Vec<Vec<f32>> = vec![Vec::new(); n_bands];
     for b in 0..n_bands {
         let (lo, hi) = (lowest(b), tops[b] as u32);
@@ -1079,6 +1154,50 @@ fn main() {
         );
     }
     write_bands(&tops, &bands, &out);
+}
+
+/// `--tree-games`: games `0..games` from the XOT openings (every seventh, as `fit-probcut
+/// --tree-depth` takes them) played on by the engine at `depth` until `until` empties, one node
+/// in `keep_one_in` of its searches kept
+/// ([`probcut::sample_tree_nodes`]); the games split over `jobs` threads, the nodes in game
+/// order whatever `jobs` is.
+fn tree_nodes(
+    openings: &[&str],
+    games: usize,
+    depth: u32,
+    keep_one_in: u64,
+    until: u32,
+    jobs: usize,
+) -> Vec<(u64, u64)> {
+    let keys = xorboard::zobrist::Keys::default_keys();
+    let starts: Vec<_> = (0..games)
+        .map(|gi| {
+            xorboard::book::othello_after(openings[gi * 7 % openings.len()], keys)
+                .expect("legal XOT opening")
+        })
+        .collect();
+    let chunk = starts.len().div_ceil(jobs.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = starts
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    probcut::sample_tree_nodes(
+                        part,
+                        depth,
+                        xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT,
+                        keep_one_in,
+                        until,
+                        32,
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("tree games"))
+            .collect()
+    })
 }
 
 /// `--validate`: how far `--weights` is from the exact labels of a data cache, per band (RMS and

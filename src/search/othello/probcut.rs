@@ -109,6 +109,56 @@ impl NodeSampler {
     }
 }
 
+/// Plays each of `starts` on by the engine at `depth` (Multi-ProbCut at `confidence`, a new
+/// searcher and a cleared `tt_mib` table per game) until at most `until` empties are left, and
+/// returns the nodes a [`NodeSampler`] keeping one in `keep_one_in` saw, game after game (a node
+/// tried more than once is there more than once). Each game depends on its start alone, so the
+/// nodes of a list of starts are those of its parts one after the other: what `fit-probcut
+/// --tree-depth` fits the table on and `train-endgame-eval --tree-games` fits the evaluation on.
+pub fn sample_tree_nodes(
+    starts: &[crate::game::othello::Othello],
+    depth: u32,
+    confidence: crate::search::ProbCutConfidence,
+    keep_one_in: u64,
+    until: u32,
+    tt_mib: usize,
+) -> Vec<(u64, u64)> {
+    use crate::game::Game;
+    use crate::search::{Limits, Searcher};
+    use crate::tt::{Policy, Table};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    let sampler = Arc::new(NodeSampler::new(keep_one_in));
+    let table = Arc::new(Table::new(tt_mib, Policy::TwoTier, 64));
+    let stop = AtomicBool::new(false);
+    let mut legal = Vec::new();
+    for start in starts {
+        let mut g = start.clone();
+        table.clear();
+        let mut s: Searcher<crate::game::othello::Othello> = Searcher::new(table.clone());
+        let mut options = s.options();
+        options.probcut = Some(confidence);
+        options.count_stats = false;
+        s.set_options(options);
+        let tree_sampler = sampler.clone();
+        s.set_board_setup(Some(Arc::new(move |b| {
+            b.sample_probcut_nodes(tree_sampler.clone())
+        })));
+        while !g.is_over() && g.empties() > until {
+            g.legal_moves(&mut legal);
+            let mv = if legal.len() > 1 {
+                let r = s.search(&g, &Limits::depth(depth), &stop, &mut |_| {});
+                r.best.unwrap_or(legal[0])
+            } else {
+                legal[0]
+            };
+            g.play(mv);
+        }
+    }
+    sampler.take()
+}
+
 /// One fitted pair of depths at one stage.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Row {
@@ -248,6 +298,35 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tree_nodes_of_a_list_of_starts_are_those_of_its_parts_in_turn() {
+        let keys = crate::zobrist::Keys::default_keys();
+        let starts: Vec<_> = ["f5d6c3d3c4", "f5f6e6f4e3", "f5d6c5f4e3"]
+            .iter()
+            .map(|line| crate::book::othello_after(line, keys).expect("legal"))
+            .collect();
+        let sample = |starts: &[crate::game::othello::Othello]| {
+            sample_tree_nodes(
+                starts,
+                6,
+                crate::search::ProbCutConfidence::default(),
+                1,
+                44,
+                1,
+            )
+        };
+        let together = sample(&starts);
+        let mut in_parts = sample(&starts[..1]);
+        in_parts.extend(sample(&starts[1..]));
+        assert!(!together.is_empty());
+        assert!(
+            together
+                .iter()
+                .all(|&(p, o)| p & o == 0 && (p | o).count_zeros() + 6 > 44)
+        );
+        assert_eq!(together, in_parts);
+    }
 
     #[test]
     fn the_shipped_table_parses_and_covers_the_midgame() {
