@@ -134,6 +134,11 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// matches side by side): 44.9% (370-468-122) at 2.67 times NTest's think time. With the 24
 /// above, 46.7% of 1,920 games: the sets that chose `250,5` and the midgame bands flatter them.
 ///
+/// Session 69, the shipped engine (the opening book through its third-move part 12) on 24 more
+/// sets that chose nothing (seeds 641-797, the primes; four matches on the two cores): 49.5%
+/// (413-423-124) at 2.65 times NTest's think time; on the 48 sets of seeds 337-631 (part 12's
+/// first half) 48.3% (806-873-241) at 2.52 times.
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 250,
