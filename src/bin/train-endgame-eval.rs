@@ -552,6 +552,16 @@ fn fail(message: &str) -> ! {
     std::process::exit(2);
 }
 
+/// The data cache at `path`, opened to append lines (created if missing); a failure ends the
+/// run with one line.
+fn append_to(path: &str) -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap_or_else(|e| fail(&format!("cannot append to the data cache {path:?}: {e}")))
+}
+
 fn parse_square(s: &str) -> Option<usize> {
     let b = s.as_bytes();
     if b.len() != 2 {
@@ -988,11 +998,7 @@ fn main() {
             }
         }
         if !data.is_empty() {
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&data)
-                .expect("data file");
+            let mut f = append_to(&data);
             for s in &labeled[old_labeled..] {
                 writeln!(f, "L {:x} {:x} {}", s.p, s.o, s.score).expect("write");
             }
@@ -1036,11 +1042,7 @@ fn main() {
             cli.tree_depth
         );
         if !data.is_empty() {
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&data)
-                .expect("data file");
+            let mut f = append_to(&data);
             for &(p, o) in &unlabeled[old_unlabeled..] {
                 writeln!(f, "U {p:x} {o:x}").expect("write");
             }
