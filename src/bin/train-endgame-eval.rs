@@ -373,7 +373,11 @@
 //!   (seeds 641-797, the primes) 48.6% (396-422-142) where the shipped weights scored 49.5%
 //!   (413-423-124) beside it: -0.8 (1.4).
 //!
-//! About a point at best, inside the noise, and none on fresh sets: not kept.
+//! About a point at best, inside the noise, and none on fresh sets: not kept. Nor labels from one
+//! search that just reaches the band below (`--single-depth-labels` with the shipped command, the
+//! side-to-move correction taking its parity gaps of up to 3.9 discs back to 0): 46.5%
+//! (387-455-118) on seeds 479-631 (-2.2, 1.1) and 47.8% (401-443-116) on the fresh sets (-1.7,
+//! 1.1), at 2.5 times NTest's think time.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
