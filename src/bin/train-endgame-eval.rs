@@ -366,14 +366,16 @@
 //! - bands 27-50 fitted on the nodes alone (6,000 tree games at depth 10, 1,855,015 distinct
 //!   nodes; bands 51 up kept): 49.1% (818-853-249; -0.7 (1.2), +2.2 (1.6));
 //! - the same nodes with the shipped recipe's 2,899,945 game positions, every midgame band:
-//!   49.5% (829-849-242; +1.7 (1.1), +0.8 (1.3));
+//!   49.5% (829-849-242; +1.7 (1.1), +0.8 (1.3)), and on the 24 fresh sets below 50.0%
+//!   (410-410-140; +0.5 (1.1)) at 2.54 times NTest's think time, run alone;
 //! - `--games 100000 --tree-games 10000 --tree-depth 10 --jobs 2 --label-depth 1 --base
 //!   prev.bin` (2,981,952 nodes): 48.9% (823-867-230; 0.0 (1.6), +1.2 (1.4)), the same think
 //!   time (2.64 times NTest's on four sets run alone, the shipped weights 2.65); on 24 fresh sets
 //!   (seeds 641-797, the primes) 48.6% (396-422-142) where the shipped weights scored 49.5%
 //!   (413-423-124) beside it: -0.8 (1.4).
 //!
-//! About a point at best, inside the noise, and none on fresh sets: not kept. Nor labels from one
+//! About a point at best, inside the noise (fits of one recipe differ by as much), and the
+//! option's own recipe none on fresh sets: not kept. Nor labels from one
 //! search that just reaches the band below (`--single-depth-labels` with the shipped command, the
 //! side-to-move correction taking its parity gaps of up to 3.9 discs back to 0): 46.5%
 //! (387-455-118) on seeds 479-631 (-2.2, 1.1) and 47.8% (401-443-116) on the fresh sets (-1.7,
