@@ -321,6 +321,13 @@ pub fn xot_openings() -> Vec<&'static str> {
     transcripts(include_str!("../assets/xot.txt"))
 }
 
+/// The start of the fitting tools' game `index` (`fit-probcut`, `train-endgame-eval
+/// --tree-games`): every seventh XOT opening ([`xot_openings`]), so a run's games spread over the
+/// list (seven is prime to its 10,784 lines, so the first 10,784 games all differ).
+pub fn spread_xot_opening(openings: &[&str], index: usize, keys: &'static Keys) -> Othello {
+    othello_after(openings[index * 7 % openings.len()], keys).expect("legal XOT opening")
+}
+
 /// The transcripts of an openings file in the XOT format: one a line, `#` comment lines and
 /// text after `;` left out.
 pub fn transcripts(text: &str) -> Vec<&str> {

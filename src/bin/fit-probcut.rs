@@ -252,11 +252,9 @@ fn tree_positions(args: &Args) -> Vec<Othello> {
     out
 }
 
-/// Game `index`'s start: every seventh XOT opening, so the games spread over the list.
+/// Game `index`'s start ([`xorboard::book::spread_xot_opening`]).
 fn game_opening(openings: &[&str], index: usize) -> Othello {
-    let line = openings[index * 7 % openings.len()];
-    xorboard::book::othello_after(line, xorboard::zobrist::Keys::default_keys())
-        .expect("legal XOT opening")
+    xorboard::book::spread_xot_opening(openings, index, xorboard::zobrist::Keys::default_keys())
 }
 
 /// A xorshift generator from `seed` (not zero).

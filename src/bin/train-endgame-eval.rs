@@ -387,6 +387,7 @@ use std::io::Write;
 
 use clap::Parser;
 use std::sync::atomic::AtomicBool;
+use xorboard::commands::tools::map_in_parallel;
 
 use xorboard::game::othello::{START_BLACK, START_WHITE, final_score, flips, moves};
 use xorboard::search::endgame::{SolveLimits, Solver};
@@ -1164,11 +1165,11 @@ fn main() {
     write_bands(&tops, &bands, &out);
 }
 
-/// `--tree-games`: games `0..games` from the XOT openings (every seventh, as `fit-probcut
-/// --tree-depth` takes them) played on by the engine at `depth` until `until` empties, one node
-/// in `keep_one_in` of its searches kept
-/// ([`probcut::sample_tree_nodes`]); the games split over `jobs` threads, the nodes in game
-/// order whatever `jobs` is.
+/// `--tree-games`: games `0..games` from the XOT openings
+/// ([`xorboard::book::spread_xot_opening`], as `fit-probcut --tree-depth` takes them) played on
+/// by the engine at `depth` until `until` empties, one node in `keep_one_in` of its searches kept
+/// ([`probcut::sample_tree_nodes`]); the games in `jobs` parts on as many threads
+/// ([`map_in_parallel`]), the nodes in game order whatever `jobs` is.
 fn tree_nodes(
     openings: &[&str],
     games: usize,
@@ -1179,33 +1180,22 @@ fn tree_nodes(
 ) -> Vec<(u64, u64)> {
     let keys = xorboard::zobrist::Keys::default_keys();
     let starts: Vec<_> = (0..games)
-        .map(|gi| {
-            xorboard::book::othello_after(openings[gi * 7 % openings.len()], keys)
-                .expect("legal XOT opening")
-        })
+        .map(|gi| xorboard::book::spread_xot_opening(openings, gi, keys))
         .collect();
-    let chunk = starts.len().div_ceil(jobs.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = starts
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    probcut::sample_tree_nodes(
-                        part,
-                        depth,
-                        xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT,
-                        keep_one_in,
-                        until,
-                        32,
-                    )
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("tree games"))
-            .collect()
+    let parts: Vec<_> = starts
+        .chunks(starts.len().div_ceil(jobs.max(1)).max(1))
+        .collect();
+    map_in_parallel(&parts, jobs, |_, part| {
+        probcut::sample_tree_nodes(
+            part,
+            depth,
+            xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT,
+            keep_one_in,
+            until,
+            32,
+        )
     })
+    .concat()
 }
 
 /// `--validate`: how far `--weights` is from the exact labels of a data cache, per band (RMS and
