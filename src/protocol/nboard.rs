@@ -139,6 +139,12 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// (413-423-124) at 2.65 times NTest's think time; on the 48 sets of seeds 337-631 (part 12's
 /// first half) 48.3% (806-873-241) at 2.52 times.
 ///
+/// Session 70, the midgame bands fitted also on the nodes of the engine's own searches (see
+/// `src/bin/train-endgame-eval.rs`), on those 72 sets and 24 more (seeds 809-967): 48.9%
+/// (1,620-1,703-517) of 3,840 games, where the weights before scored 47.6% (1,579-1,766-495);
+/// on the new 24 alone 46.7% against 44.3%, at 2.84 against 2.71 times NTest's think time (four
+/// matches on the two cores).
+///
 /// A GGF game clock without `--move-ms` keeps this confidence: the clock only guards the time.
 pub const FIXED_DEPTH_PROBCUT: ProbCutConfidence = ProbCutConfidence {
     base: 250,
