@@ -388,7 +388,10 @@
 //! 46.7% (381-444-135) where the shipped weights scored 44.3% (360-470-130) beside it, set by set
 //! +2.5 (1.4), thinking 2.84 and 2.71 times NTest's time. Over the 96 sets, 48.9% of 3,840 games
 //! against 47.6% (+1.3, about 0.6): that file is shipped (the command at the top reproduces it
-//! byte for byte; its fit on `mix.txt` was run twice). Nor labels from one
+//! byte for byte; its fit on `mix.txt` was run twice). A second round, the tree games played
+//! by the shipped weights (1,968,803 distinct nodes) with the same game positions and base: on
+//! the 96 sets 48.2% (1,598-1,737-505) against the shipped 48.9%, set by set -0.7 (0.7), 2.74
+//! times NTest's think time with four matches on the two cores; not kept. Nor labels from one
 //! search that just reaches the band below (`--single-depth-labels` with the shipped command, the
 //! side-to-move correction taking its parity gaps of up to 3.9 discs back to 0): 46.5%
 //! (387-455-118) on seeds 479-631 (-2.2, 1.1) and 47.8% (401-443-116) on the fresh sets (-1.7,
