@@ -391,7 +391,10 @@
 //! byte for byte; its fit on `mix.txt` was run twice). A second round, the tree games played
 //! by the shipped weights (1,968,803 distinct nodes) with the same game positions and base: on
 //! the 96 sets 48.2% (1,598-1,737-505) against the shipped 48.9%, set by set -0.7 (0.7), 2.74
-//! times NTest's think time with four matches on the two cores; not kept. Nor labels from one
+//! times NTest's think time with four matches on the two cores; not kept. The Multi-ProbCut
+//! table refitted on the shipped weights (`fit-probcut`, the command in `assets/probcut.txt`;
+//! σ 0.84 to 1.20 times the shipped table's, mostly smaller): 48.8% (1,614-1,703-523) on the 96
+//! sets, set by set -0.1 (0.3), at 2.69 times NTest's think time; not kept. Nor labels from one
 //! search that just reaches the band below (`--single-depth-labels` with the shipped command, the
 //! side-to-move correction taking its parity gaps of up to 3.9 discs back to 0): 46.5%
 //! (387-455-118) on seeds 479-631 (-2.2, 1.1) and 47.8% (401-443-116) on the fresh sets (-1.7,
