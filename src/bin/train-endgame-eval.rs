@@ -390,7 +390,7 @@
 //! against 47.6% (+1.3, about 0.6): that file is shipped (the command at the top reproduces it
 //! byte for byte; its fit on `mix.txt` was run twice). A second round, the tree games played
 //! by the shipped weights (1,968,803 distinct nodes) with the same game positions and base: on
-//! the 96 sets 48.2% (1,598-1,737-505) against the shipped 48.9%, set by set -0.7 (0.7), 2.74
+//! the 96 sets 48.2% (1,598-1,737-505) against the shipped 48.9%, set by set -0.7 (0.7), 2.75
 //! times NTest's think time with four matches on the two cores; not kept. The Multi-ProbCut
 //! table refitted on the shipped weights (`fit-probcut`, the command in `assets/probcut.txt`;
 //! σ 0.84 to 1.20 times the shipped table's, mostly smaller): 48.8% (1,614-1,703-523) on the 96
