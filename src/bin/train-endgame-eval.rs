@@ -868,6 +868,9 @@ fn main() {
         outcome_at,
         outcome_to,
         jobs,
+        tree_games,
+        tree_depth,
+        tree_keep,
         ..
     } = cli;
     // below the fitted bands the games only play on to their outcome: best moves only
@@ -918,7 +921,7 @@ fn main() {
     let cached = (!data.is_empty())
         .then(|| std::fs::read_to_string(&data).ok())
         .flatten();
-    if cached.is_none() && games == 0 && cli.tree_games == 0 {
+    if cached.is_none() && games == 0 && tree_games == 0 {
         fail(&format!(
             "cannot read the data cache {data:?} (and no --games or --tree-games to play)"
         ));
@@ -1041,13 +1044,13 @@ fn main() {
         }
     }
 
-    if cli.tree_games > 0 {
+    if tree_games > 0 {
         let old_unlabeled = unlabeled.len();
         let nodes = tree_nodes(
             &openings,
-            cli.tree_games,
-            cli.tree_depth,
-            cli.tree_keep,
+            tree_games,
+            tree_depth,
+            tree_keep,
             refit_from.saturating_sub(1),
             jobs,
         );
@@ -1064,8 +1067,8 @@ fn main() {
         eprintln!(
             "{} distinct tree nodes from {} games at depth {}",
             unlabeled.len() - old_unlabeled,
-            cli.tree_games,
-            cli.tree_depth
+            tree_games,
+            tree_depth
         );
         if !data.is_empty() {
             let mut f = append_to(&data);
@@ -1187,7 +1190,7 @@ fn main() {
 /// `--tree-games`: games `0..games` from the XOT openings
 /// ([`xorboard::book::spread_xot_opening`], as `fit-probcut --tree-depth` takes them) played on
 /// by the engine at `depth` until `until` empties, one node in `keep_one_in` of its searches kept
-/// ([`probcut::sample_tree_nodes`]); the games in `jobs` parts on as many threads
+/// ([`probcut::sample_tree_nodes`]); the games shared out over `jobs` threads
 /// ([`map_in_parallel`]), the nodes in game order whatever `jobs` is.
 fn tree_nodes(
     openings: &[&str],
@@ -1201,12 +1204,9 @@ fn tree_nodes(
     let starts: Vec<_> = (0..games)
         .map(|gi| xorboard::book::spread_xot_opening(openings, gi, keys))
         .collect();
-    let parts: Vec<_> = starts
-        .chunks(starts.len().div_ceil(jobs.max(1)).max(1))
-        .collect();
-    map_in_parallel(&parts, jobs, |_, part| {
+    map_in_parallel(&starts, jobs, |_, start| {
         probcut::sample_tree_nodes(
-            part,
+            std::slice::from_ref(start),
             depth,
             xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT,
             keep_one_in,
