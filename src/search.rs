@@ -212,12 +212,20 @@ pub struct HookAnswer {
 /// predicts the node's full-depth score as `slope · shallow score + intercept`, and the node is
 /// cut when that prediction clears the window by `margin` (the confidence times the
 /// prediction's standard deviation). Scores in the game's internal unit.
+///
+/// With a `gate`, a shallow search is only tried where the node's static evaluation already
+/// comes within `gate` of the bound it must clear (at least `high_bound - gate` for the cut
+/// above beta, at most `low_bound + gate` for the one below alpha). A check that fails costs a
+/// whole shallow search and then the full one anyway; one that the static evaluation does not
+/// come near seldom succeeds. Skipping a check never cuts anything, so the gate only chooses
+/// which cuts are worth their price.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct ProbCut {
     pub shallow: i32,
     pub slope: f32,
     pub intercept: f32,
     pub margin: f32,
+    pub gate: Option<i32>,
 }
 
 impl ProbCut {
@@ -1234,9 +1242,11 @@ impl<G: Searchable> Searcher<G> {
             && let Some(confidence) = self.options.probcut
             && let Some(cut) = g.probcut(depth, confidence)
         {
-            // Multi-ProbCut: a shallow null-window search at the bound that predicts a cut.
+            // Multi-ProbCut: a shallow null-window search at the bound that predicts a cut,
+            // where the static evaluation comes near enough to it (the rule's gate).
+            let near = cut.gate.map(|gate| (g.evaluate(ply), gate));
             let high = cut.high_bound(beta);
-            if high < INF {
+            if high < INF && near.is_none_or(|(e, gate)| e >= high - gate) {
                 let v = self.pvs(g, cut.shallow, ply, high - 1, high, run);
                 if run.stopped {
                     return 0;
@@ -1246,7 +1256,7 @@ impl<G: Searchable> Searcher<G> {
                 }
             }
             let low = cut.low_bound(alpha);
-            if low > -INF {
+            if low > -INF && near.is_none_or(|(e, gate)| e <= low + gate) {
                 let v = self.pvs(g, cut.shallow, ply, low, low + 1, run);
                 if run.stopped {
                     return 0;

@@ -21,7 +21,8 @@
 //! transcript a line; `--skip` and `--limit` choose a part of it):
 //! - the position after the opening (the engine to move, as black) gets one search to
 //!   `--opening-depth` plies (default 16) with Multi-ProbCut at `--probcut` (default `250,5`,
-//!   the engine's confidence at a fixed depth): its best move and score are the book reply;
+//!   the engine's confidence at a fixed depth, with its static gate; the shipped book was
+//!   searched before the gate, `250,5,off`): its best move and score are the book reply;
 //! - where the opponent moves first, the replies it is expected to play there are the book move
 //!   just found and the engine's choices at the shallower `--reply-depths` (8 and 14 in the
 //!   shipped book; the distinct ones, read from the opening's search as it passes them); the
@@ -177,7 +178,8 @@ struct Args {
     /// Depth of the search of the position after the opening.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=60))]
     opening_depth: u32,
-    /// Multi-ProbCut of the book searches: `off` or BASE,PER_DEPTH.
+    /// Multi-ProbCut of the book searches: `off` or BASE,PER_DEPTH[,GATE|off] (the shipped
+    /// book: `250,5,off`, before the static gate).
     #[arg(long, default_value = "250,5")]
     probcut: ProbCutSpec,
     /// Shallower depths whose choices where the opponent moves first are followed too.
@@ -242,7 +244,7 @@ fn main() {
         lines
     });
     let spec = match args.probcut.0 {
-        Some(c) => format!("{},{}", c.base, c.per_depth),
+        Some(c) => c.to_string(),
         None => "off".into(),
     };
     let depths: Vec<String> = args.reply_depths.iter().map(u32::to_string).collect();

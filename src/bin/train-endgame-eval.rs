@@ -1208,7 +1208,7 @@ fn tree_nodes(
         probcut::sample_tree_nodes(
             std::slice::from_ref(start),
             depth,
-            xorboard::protocol::nboard::FIXED_DEPTH_PROBCUT,
+            xorboard::search::othello::probcut::TREE_SAMPLING,
             keep_one_in,
             until,
             32,

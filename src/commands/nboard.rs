@@ -37,8 +37,10 @@ pub struct NboardArgs {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
-    /// of a standard deviation (default: `250,5` at a fixed depth, the engine's `100,5` with
-    /// `--move-ms`).
+    /// of a standard deviation, optionally then the static gate in centi-discs (a shallow
+    /// search is tried only where the static evaluation comes that near its bound; `off`:
+    /// always; default 100). Default: `250,5` at a fixed depth, the engine's `100,5` with
+    /// `--move-ms`.
     #[arg(long, value_name = "SPEC")]
     pub probcut: Option<ProbCutSpec>,
     /// Solve the root's moves near the end for their exact disc count, as a GUI's analysis

@@ -77,10 +77,12 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "FILE")]
     pub b_weights: Option<std::path::PathBuf>,
     /// Multi-ProbCut in the Othello midgame: `off`, or its confidence as BASE,PER_DEPTH in
-    /// hundredths of a standard deviation (default: the engine's).
+    /// hundredths of a standard deviation, then the static gate in centi-discs or `off`
+    /// (default: the engine's, `100,5,100`).
     #[arg(long, value_name = "SPEC")]
     pub probcut: Option<ProbCutSpec>,
-    /// Engine B: Multi-ProbCut (default: A's), e.g. `off` for the engine before it.
+    /// Engine B: Multi-ProbCut (default: A's), e.g. `off`, or `100,5,off` for the engine
+    /// before the static gate.
     #[arg(long, value_name = "SPEC")]
     pub b_probcut: Option<ProbCutSpec>,
     /// Symmetry keys for both engines (rotations and mirrors share a table entry).
@@ -116,7 +118,12 @@ impl EngineConfig {
             _ => "unlimited".into(),
         };
         let probcut = match self.probcut {
-            Some(c) => format!("probcut t = ({} + {}·depth)/100", c.base, c.per_depth),
+            Some(c) => format!(
+                "probcut t = ({} + {}·depth)/100, gate {}",
+                c.base,
+                c.per_depth,
+                c.gate.map_or("off".into(), |g| g.to_string())
+            ),
             None => "probcut off".into(),
         };
         format!(

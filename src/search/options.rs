@@ -3,6 +3,8 @@
 //! boards included, so every thread of one search searches the same engine. Nothing about how
 //! to search lives in thread-locals or globals.
 
+use crate::search::othello::probcut::STATIC_GATE;
+
 /// The switches of one search. `Copy`: each thread gets its own copy.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
@@ -78,6 +80,11 @@ pub struct ProbCutConfidence {
     pub base: u16,
     /// What each ply of depth adds to `t`, in hundredths.
     pub per_depth: u16,
+    /// The static gate in the game's unit (Othello: centi-discs), or `None` to try every check:
+    /// a shallow search is tried only where the static evaluation comes within this of the
+    /// bound it must clear (see [`ProbCut`](crate::search::ProbCut) and
+    /// [`STATIC_GATE`](crate::search::othello::probcut::STATIC_GATE)).
+    pub gate: Option<u16>,
 }
 
 impl ProbCutConfidence {
@@ -85,10 +92,28 @@ impl ProbCutConfidence {
     pub fn t(&self, depth: i32) -> f32 {
         (self.base as f32 + self.per_depth as f32 * depth.max(0) as f32) / 100.0
     }
+
+    /// The same confidence without a static gate: every check is tried.
+    pub const fn ungated(self) -> ProbCutConfidence {
+        ProbCutConfidence { gate: None, ..self }
+    }
 }
 
-/// Multi-ProbCut as given on a command line: `off`, or `BASE,PER_DEPTH` in hundredths of a
-/// standard deviation (see [`ProbCutConfidence`]).
+/// As a command line gives it: `BASE,PER_DEPTH,GATE` or `BASE,PER_DEPTH,off`.
+impl std::fmt::Display for ProbCutConfidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{},", self.base, self.per_depth)?;
+        match self.gate {
+            Some(g) => write!(f, "{g}"),
+            None => write!(f, "off"),
+        }
+    }
+}
+
+/// Multi-ProbCut as given on a command line: `off`, or `BASE,PER_DEPTH[,GATE]` — the confidence
+/// in hundredths of a standard deviation, then the static gate in the game's unit or `off`
+/// (default: [`STATIC_GATE`](crate::search::othello::probcut::STATIC_GATE); see
+/// [`ProbCutConfidence`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProbCutSpec(pub Option<ProbCutConfidence>);
 
@@ -99,11 +124,23 @@ impl std::str::FromStr for ProbCutSpec {
         if s.trim() == "off" {
             return Ok(ProbCutSpec(None));
         }
-        let bad = || format!("probcut {s:?}: expected `off` or BASE,PER_DEPTH (e.g. 100,5)");
-        let (base, per_depth) = s.split_once(',').ok_or_else(bad)?;
+        let bad =
+            || format!("probcut {s:?}: expected `off` or BASE,PER_DEPTH[,GATE|off] (e.g. 100,5)");
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        let (base, per_depth, gate) = match parts[..] {
+            [base, per_depth] => (base, per_depth, None),
+            [base, per_depth, gate] => (base, per_depth, Some(gate)),
+            _ => return Err(bad()),
+        };
+        let gate = match gate {
+            None => Some(STATIC_GATE),
+            Some("off") => None,
+            Some(g) => Some(g.parse().map_err(|_| bad())?),
+        };
         Ok(ProbCutSpec(Some(ProbCutConfidence {
-            base: base.trim().parse().map_err(|_| bad())?,
-            per_depth: per_depth.trim().parse().map_err(|_| bad())?,
+            base: base.parse().map_err(|_| bad())?,
+            per_depth: per_depth.parse().map_err(|_| bad())?,
+            gate,
         })))
     }
 }
@@ -113,6 +150,7 @@ impl Default for ProbCutConfidence {
         ProbCutConfidence {
             base: 100,
             per_depth: 5,
+            gate: Some(STATIC_GATE),
         }
     }
 }
@@ -138,5 +176,38 @@ impl Default for ThreatParts {
             leaf: false,
             defence: true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(s: &str) -> Result<Option<ProbCutConfidence>, String> {
+        s.parse::<ProbCutSpec>().map(|p| p.0)
+    }
+
+    #[test]
+    fn a_probcut_spec_reads_its_confidence_and_gate() {
+        let with = |gate| ProbCutConfidence {
+            base: 250,
+            per_depth: 5,
+            gate,
+        };
+        assert_eq!(spec("off"), Ok(None));
+        assert_eq!(spec("250,5"), Ok(Some(with(Some(STATIC_GATE)))));
+        assert_eq!(spec(" 250 , 5 , off "), Ok(Some(with(None))));
+        assert_eq!(spec("250,5,40"), Ok(Some(with(Some(40)))));
+        for bad in [
+            "", "250", "250,", "250,5,", "250,5,-1", "250,5,on", "1,2,3,4", "a,5",
+        ] {
+            let err = spec(bad).unwrap_err();
+            assert!(err.starts_with("probcut"), "{bad:?}: {err}");
+        }
+        // What a book or a report writes reads back the same.
+        for c in [with(None), with(Some(40)), ProbCutConfidence::default()] {
+            assert_eq!(spec(&c.to_string()), Ok(Some(c)));
+        }
+        assert_eq!(with(Some(40)).ungated(), with(None));
     }
 }

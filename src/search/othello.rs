@@ -855,6 +855,7 @@ impl Board for OthelloBoard {
             slope,
             intercept,
             margin: confidence.t(depth) * sigma,
+            gate: confidence.gate.map(i32::from),
         })
     }
 
@@ -1029,7 +1030,7 @@ impl Board for OthelloBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Limits, Searcher};
+    use crate::search::{Limits, ProbCutConfidence, Searcher};
     use crate::tt::Policy;
 
     #[test]
@@ -1122,6 +1123,35 @@ mod tests {
     }
 
     /// Positions `empties` from the end, from seeded random games (`count` of them).
+    #[test]
+    fn the_static_gate_only_leaves_out_shallow_searches() {
+        let stop = AtomicBool::new(false);
+        let search = |g: &Othello, gate: Option<u16>| {
+            let table = Arc::new(Table::new(16, Policy::TwoTier, 64));
+            let mut s: Searcher<Othello> = Searcher::new(table);
+            let mut options = s.options();
+            options.probcut = Some(ProbCutConfidence {
+                gate,
+                ..crate::protocol::nboard::FIXED_DEPTH_PROBCUT
+            });
+            s.set_options(options);
+            s.search(g, &Limits::depth(9), &stop, &mut |_| {})
+        };
+        let (mut gated, mut ungated) = (0, 0);
+        for g in random_positions(34, 3) {
+            let none = search(&g, None);
+            // A gate no evaluation can miss tries every check: the same tree.
+            let wide = search(&g, Some(u16::MAX));
+            assert_eq!(
+                (wide.nodes, wide.best, wide.raw_score),
+                (none.nodes, none.best, none.raw_score)
+            );
+            gated += search(&g, Some(probcut::STATIC_GATE)).nodes;
+            ungated += none.nodes;
+        }
+        assert!(gated < ungated, "{gated} nodes gated, {ungated} not");
+    }
+
     fn random_positions(empties: u32, count: usize) -> Vec<Othello> {
         let mut out = Vec::new();
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
