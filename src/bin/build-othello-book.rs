@@ -3,15 +3,17 @@
 //! of its second move after the replies it expects (the list given again, one move on).
 //!
 //! ```sh
-//! # first moves, by the current recipe; about 2.6 hours with two jobs
-//! cargo run --release --bin build-othello-book -- --reply-depths 8,14 --jobs 2 --out first.txt
+//! # first moves, by the current recipe (searched before the static gate: 250,5,off); about 2.6
+//! # hours with two jobs
+//! cargo run --release --bin build-othello-book -- --probcut 250,5,off --reply-depths 8,14 \
+//!     --jobs 2 --out first.txt
 //! # (built in three parts, one session's time each at most: --limit 4400, then --skip 4400
 //! # --limit 3200, then --skip 7600; a part's lines are those the whole run gives there)
 //! # second moves: every first-move line with its reply played, as openings (24,518 of them);
 //! # about 8 hours of one core, built in parts of 2,500 (--skip K*2500 --limit 2500)
 //! grep -v '^#' first.txt | awk '{print $1 $3}' > second-openings.txt
 //! cargo run --release --bin build-othello-book -- --openings second-openings.txt \
-//!     --reply-depths 8,14 --jobs 2 --out second.txt
+//!     --probcut 250,5,off --reply-depths 8,14 --jobs 2 --out second.txt
 //! # the shipped file: its header, the first-move lines, then the second-move lines whose
 //! # transcript is not already in it
 //! grep -hv '^#' first.txt second.txt | awk '!seen[$1]++'
