@@ -399,6 +399,13 @@
 //! side-to-move correction taking its parity gaps of up to 3.9 discs back to 0): 46.5%
 //! (387-455-118) on seeds 479-631 (-2.2, 1.1) and 47.8% (401-443-116) on the fresh sets (-1.7,
 //! 1.1), at 2.5 times NTest's think time.
+//!
+//! Nor the nodes of depth-12 searches, the depth the matches play (session 71): the shipped
+//! recipe with `--tree-depth 12` (6,000 games, 6,960,964 distinct nodes, 7aa6581's trainer with
+//! a0fe677's weights, about 35 minutes on two cores), fitted after the same game positions on the
+//! same base, played with the static gate: 47.0% (931-1,066-283) on 57 of the 96 sets where the
+//! shipped weights with the gate scored 48.3% (950-1,027-303), set by set -1.3 (1.0), thinking
+//! 2.74 against 2.30 times NTest's time (four matches on the two cores); stopped there.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 

@@ -65,7 +65,9 @@ pub const MIN_DEPTH: i32 = 2;
 /// In games, both at depth 12 against NTest, 96 forty-game XOT sets (see
 /// [`FIXED_DEPTH_PROBCUT`](crate::protocol::nboard::FIXED_DEPTH_PROBCUT)): 48.7% against the
 /// ungated 48.9% (set by set -0.22, one standard error 0.22), thinking 2.30 against 2.83 times
-/// NTest's time. At equal time (NTest at depth 16 against `nboard --move-ms 58`, twelve 40-game
+/// NTest's time with four matches on the two cores; on four sets (seeds 337-353) run side by
+/// side with nothing else, 2.40 against 2.72 times (the exact and result solves near the end,
+/// which the gate does not touch, are much of the time). At equal time (NTest at depth 16 against `nboard --move-ms 58`, twelve 40-game
 /// XOT sets, seeds 337-401, side by side with `--probcut 100,5,off`): 36.2% (147-279-54)
 /// against 34.1% (132-285-63), both thinking 48-49 ms a move against NTest's 48. Against the
 /// ungated engine, `selfplay --game othello --time-ms 50 --b-probcut 100,5,off`, 160 XOT games
