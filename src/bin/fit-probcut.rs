@@ -224,7 +224,7 @@ fn tree_positions(args: &Args) -> Vec<Othello> {
     let nodes = sample_tree_nodes(
         &starts,
         args.tree_depth,
-        xorboard::search::othello::probcut::TREE_SAMPLING,
+        xorboard::commands::tools::TREE_SAMPLING,
         16,
         args.tree_until,
         args.tt_mib,

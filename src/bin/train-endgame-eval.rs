@@ -1215,7 +1215,7 @@ fn tree_nodes(
         probcut::sample_tree_nodes(
             std::slice::from_ref(start),
             depth,
-            xorboard::search::othello::probcut::TREE_SAMPLING,
+            xorboard::commands::tools::TREE_SAMPLING,
             keep_one_in,
             until,
             32,

@@ -20,6 +20,13 @@ pub struct BuildOptions {
     pub out: Option<String>,
 }
 
+/// The searches whose nodes the fitting tools sample (`fit-probcut --tree-depth`,
+/// `train-endgame-eval --tree-games`): `nboard`'s fixed-depth confidence without the static
+/// gate, as the shipped Multi-ProbCut table and evaluation were sampled before the gate came, so
+/// that their recipes still give the same files.
+pub const TREE_SAMPLING: crate::search::ProbCutConfidence =
+    crate::protocol::nboard::FIXED_DEPTH_PROBCUT.ungated();
+
 /// `work` applied to every item on `jobs` threads (at least one), each thread taking the next
 /// item as it finishes the last; the results in the items' order, so a deterministic `work`
 /// gives the same output whatever `jobs` is.

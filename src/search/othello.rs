@@ -1131,8 +1131,9 @@ mod tests {
             let mut s: Searcher<Othello> = Searcher::new(table);
             let mut options = s.options();
             options.probcut = Some(ProbCutConfidence {
+                base: 250,
+                per_depth: 5,
                 gate,
-                ..crate::protocol::nboard::FIXED_DEPTH_PROBCUT
             });
             s.set_options(options);
             s.search(g, &Limits::depth(9), &stop, &mut |_| {})

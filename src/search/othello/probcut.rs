@@ -74,13 +74,6 @@ pub const MIN_DEPTH: i32 = 2;
 /// (opening seeds 1 and 2, side by side): 77-54-29, 57.2%, +0.5 discs a game.
 pub const STATIC_GATE: u16 = 100;
 
-/// The searches whose nodes the fitting tools sample (`fit-probcut --tree-depth`,
-/// `train-endgame-eval --tree-games`): the fixed-depth confidence without the static gate,
-/// as the shipped table and evaluation were sampled before the gate came, so that their
-/// recipes still give the same files.
-pub const TREE_SAMPLING: crate::search::ProbCutConfidence =
-    crate::protocol::nboard::FIXED_DEPTH_PROBCUT.ungated();
-
 /// The shallow depth that predicts a depth-`deep` search: about half of it, keeping the
 /// parity of `deep` (an Othello evaluation swings with the side to move at the leaves).
 ///
