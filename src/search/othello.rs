@@ -1122,7 +1122,6 @@ mod tests {
         );
     }
 
-    /// Positions `empties` from the end, from seeded random games (`count` of them).
     #[test]
     fn the_static_gate_only_leaves_out_shallow_searches() {
         let stop = AtomicBool::new(false);
@@ -1153,6 +1152,7 @@ mod tests {
         assert!(gated < ungated, "{gated} nodes gated, {ungated} not");
     }
 
+    /// Positions `empties` from the end, from seeded random games (`count` of them).
     fn random_positions(empties: u32, count: usize) -> Vec<Othello> {
         let mut out = Vec::new();
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
