@@ -67,9 +67,12 @@ pub const MIN_DEPTH: i32 = 2;
 /// ungated 48.9% (set by set -0.22, one standard error 0.22), thinking 2.30 against 2.83 times
 /// NTest's time with four matches on the two cores; on four sets (seeds 337-353) run side by
 /// side with nothing else, 2.40 against 2.72 times (the exact and result solves near the end,
-/// which the gate does not touch, are much of the time). At equal time (NTest at depth 16 against `nboard --move-ms 58`, twelve 40-game
-/// XOT sets, seeds 337-401, side by side with `--probcut 100,5,off`): 36.2% (147-279-54)
-/// against 34.1% (132-285-63), both thinking 48-49 ms a move against NTest's 48. Against the
+/// which the gate does not touch, are much of the time). At equal time (NTest at depth 16
+/// against `nboard --move-ms 58`, side by side with `--probcut 100,5,off`, nothing else
+/// running): on twelve 40-game XOT sets (seeds 337-401)
+/// 36.2% (147-279-54) against 34.1% (132-285-63), but on twelve more (seeds 409-467) the two
+/// evened out: over the 24 sets 35.8% (275-548-137) against 35.4% (265-545-150), both thinking
+/// 48-49 ms a move against NTest's 47. No gain at equal time that 960 games can show. Against the
 /// ungated engine, `selfplay --game othello --time-ms 50 --b-probcut 100,5,off`, 160 XOT games
 /// (opening seeds 1 and 2, side by side): 77-54-29, 57.2%, +0.5 discs a game.
 pub const STATIC_GATE: u16 = 100;
