@@ -122,7 +122,7 @@ impl EngineConfig {
                 "probcut t = ({} + {}·depth)/100, gate {}",
                 c.base,
                 c.per_depth,
-                c.gate.map_or("off".into(), |g| g.to_string())
+                c.gate_text()
             ),
             None => "probcut off".into(),
         };

@@ -97,16 +97,17 @@ impl ProbCutConfidence {
     pub const fn ungated(self) -> ProbCutConfidence {
         ProbCutConfidence { gate: None, ..self }
     }
+
+    /// The gate as a command line gives it: its value, or `off`.
+    pub fn gate_text(&self) -> String {
+        self.gate.map_or_else(|| "off".into(), |g| g.to_string())
+    }
 }
 
 /// As a command line gives it: `BASE,PER_DEPTH,GATE` or `BASE,PER_DEPTH,off`.
 impl std::fmt::Display for ProbCutConfidence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{},{},", self.base, self.per_depth)?;
-        match self.gate {
-            Some(g) => write!(f, "{g}"),
-            None => write!(f, "off"),
-        }
+        write!(f, "{},{},{}", self.base, self.per_depth, self.gate_text())
     }
 }
 
