@@ -265,6 +265,34 @@ fn deltas_panel_lists_every_term_side_key_and_result() {
 }
 
 #[test]
+fn deltas_panel_at_80x24_widths_shows_every_key_and_note_whole() {
+    // the XOR-terms tab at 80×24: 48 columns in Othello, 43 in Gomoku (its board is wider)
+    let game = AnyGame::Othello(othello("f5d6c3d3c4"));
+    let rows = delta_rows(&game, 8);
+    for (width, flip_note) in [(48, "flip key K●⊕K○"), (43, "flip K●⊕K○")] {
+        let backend = draw(width, 20, |area, buf| {
+            deltas::render(&rows, area, buf, &mono())
+        });
+        let text = format!("{backend}");
+        assert!(!text.contains('…'), "{width}: nothing is cut\n{text}");
+        assert!(text.contains(flip_note), "{width}\n{text}");
+        assert!(text.contains('✓'), "{width}\n{text}");
+        for t in &rows[0].delta.terms {
+            assert!(
+                text.contains(&format!("0x{:016X}", t.key)),
+                "{width}\n{text}"
+            );
+        }
+        for r in &rows {
+            assert!(
+                text.contains(&format!("0x{:016X}", r.delta.after)),
+                "{width}\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
 fn deltas_panel_summarises_older_moves_when_short_of_room() {
     let game = AnyGame::Othello(othello("f5d6c3d3c4"));
     let rows = delta_rows(&game, 8);

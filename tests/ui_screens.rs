@@ -169,6 +169,19 @@ fn step_through_at_every_size() {
         let text = screen(&mut app, w, h);
         check_fits(&text, w, h);
         assert!(text.contains("Step-through"), "{w}×{h}\n{text}");
+        // every key and every running value reached so far is shown whole, at every size
+        let step = app.step().expect("stepping");
+        for p in 0..=step.pos {
+            let value = format!("0x{:016X}", step.hash_at(p));
+            assert!(text.contains(&value), "{w}×{h}: value {p}\n{text}");
+        }
+        for p in 1..=step.last() {
+            let key = step.applied(p).expect("a step").key;
+            assert!(
+                text.contains(&format!("0x{key:016X}")),
+                "{w}×{h}: key {p}\n{text}"
+            );
+        }
         insta::assert_snapshot!(format!("step_{w}x{h}"), text);
     }
 }

@@ -2,7 +2,8 @@
 //! cell, its change (empty → stone for a placement, one colour → the other for an Othello flip),
 //! the key — then the side-to-move key and the resulting hash, marked ✓ when it equals both the
 //! XOR of the terms and a full recompute. The newest move is shown in full; older ones as one
-//! line each when space runs short.
+//! line each when space runs short. Narrow panels (the 80×24 tabs) close up the columns and
+//! shorten the notes rather than cut them: every key, note and hash stays whole.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -23,10 +24,83 @@ fn cell_glyph(c: Cell) -> &'static str {
     }
 }
 
-fn kind(from: Cell, to: Cell) -> &'static str {
-    match (from, to) {
-        (Cell::Empty, _) => "placement",
-        (_, Cell::Empty) => "removal",
+/// How much room the rows of a move get: the widest layout whose every line fits the panel.
+///
+/// `Full` is the panel's own layout (51 columns); `Compact` closes up the columns (44: the
+/// 80×24 Othello tab); `Tight` also shortens the notes (39: the 80×24 Gomoku tab). The key
+/// itself is never shortened: it is what the learner follows from term to result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Layout {
+    Full,
+    Compact,
+    Tight,
+}
+
+impl Layout {
+    /// The widest layout whose lines fit in `width` columns (`Tight` when none does).
+    fn for_width(width: usize) -> Layout {
+        [Layout::Full, Layout::Compact]
+            .into_iter()
+            .find(|l| l.widest() <= width)
+            .unwrap_or(Layout::Tight)
+    }
+
+    /// Columns of the widest line this layout draws (a three-letter cell name, a flip note).
+    fn widest(self) -> usize {
+        let key = 18;
+        let notes = [
+            self.before(),
+            kind(self, Cell::Black, Cell::White),
+            self.side_note(),
+            self.verified(),
+        ];
+        let note = notes.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        self.label_width() + key + self.gap().len() + note
+    }
+
+    /// Columns before a key: the row's label (`hash`, a cell and its change, `side`, `=`).
+    fn label_width(self) -> usize {
+        labels(self)[0].chars().count()
+    }
+
+    /// Between a key and its note.
+    fn gap(self) -> &'static str {
+        match self {
+            Layout::Full => "  ",
+            Layout::Compact | Layout::Tight => " ",
+        }
+    }
+
+    fn before(self) -> &'static str {
+        match self {
+            Layout::Full | Layout::Compact => "before the move",
+            Layout::Tight => "before",
+        }
+    }
+
+    fn side_note(self) -> &'static str {
+        match self {
+            Layout::Full | Layout::Compact => "side to move",
+            Layout::Tight => "to move",
+        }
+    }
+
+    fn verified(self) -> &'static str {
+        match self {
+            Layout::Full => "✓ = full recompute",
+            Layout::Compact => "✓ = recompute",
+            Layout::Tight => "✓ verified",
+        }
+    }
+}
+
+fn kind(layout: Layout, from: Cell, to: Cell) -> &'static str {
+    match (from, to, layout) {
+        (Cell::Empty, _, Layout::Tight) => "placed",
+        (Cell::Empty, _, _) => "placement",
+        (_, Cell::Empty, Layout::Tight) => "removed",
+        (_, Cell::Empty, _) => "removal",
+        (_, _, Layout::Tight) => "flip K●⊕K○",
         _ => "flip key K●⊕K○",
     }
 }
@@ -49,28 +123,48 @@ fn header(row: &DeltaRow, theme: &Theme) -> Vec<Span<'static>> {
     ]
 }
 
-fn check(row: &DeltaRow, theme: &Theme) -> Span<'static> {
+fn check(row: &DeltaRow, layout: Layout, theme: &Theme) -> Span<'static> {
     if row.verified() {
-        Span::styled("  ✓ = full recompute", theme.good)
+        Span::styled(format!("{}{}", layout.gap(), layout.verified()), theme.good)
     } else {
         Span::styled(
-            format!("  ✗ recompute {}", format::hex(row.recomputed)),
+            format!(
+                "{}✗ recompute {}",
+                layout.gap(),
+                format::hex(row.recomputed)
+            ),
             theme.bad,
         )
     }
 }
 
+/// The labels before a key, each as wide as the layout's label column, the `^` of the side
+/// key under the terms' own: (`hash`, `side` word, its `^`, `=`).
+fn labels(layout: Layout) -> [&'static str; 4] {
+    match layout {
+        Layout::Full => ["  hash       ", "  side", "     ^ ", "  =          "],
+        Layout::Compact | Layout::Tight => ["hash      ", "side", "    ^ ", "=         "],
+    }
+}
+
+/// A term's label: its cell and change, then the XOR sign, within the label column.
+fn term_label(layout: Layout, name: &str, change: String) -> [String; 3] {
+    match layout {
+        Layout::Full => [format!("  {name:<4}"), change, "  ^ ".to_string()],
+        Layout::Compact | Layout::Tight => [format!("{name:<3} "), change, " ^ ".to_string()],
+    }
+}
+
 /// The lines of one move in full; `max` bounds them (terms are elided in the middle).
-fn full(row: &DeltaRow, max: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn full(row: &DeltaRow, max: usize, layout: Layout, theme: &Theme) -> Vec<Line<'static>> {
+    let gap = layout.gap();
+    let [hash, side, sign, equals] = labels(layout);
     let mut lines = vec![
         Line::from(header(row, theme)),
         Line::from(vec![
-            Span::styled("  hash", theme.value),
-            Span::styled(
-                format!("       {}", format::hex(row.delta.before)),
-                theme.info,
-            ),
-            Span::styled("  before the move", theme.dim),
+            Span::styled(hash, theme.value),
+            Span::styled(format::hex(row.delta.before), theme.info),
+            Span::styled(format!("{gap}{}", layout.before()), theme.dim),
         ]),
     ];
     let room_for_terms = max.saturating_sub(4);
@@ -81,15 +175,14 @@ fn full(row: &DeltaRow, max: usize, theme: &Theme) -> Vec<Line<'static>> {
         room_for_terms.saturating_sub(1)
     };
     for (t, name) in terms.iter().zip(&row.cells).take(shown) {
+        let change = format!("{}→{}", cell_glyph(t.from), cell_glyph(t.to));
+        let [cell, change, xor] = term_label(layout, name, change);
         lines.push(Line::from(vec![
-            Span::styled(format!("  {name:<4}"), theme.value),
-            Span::styled(
-                format!("{}→{}", cell_glyph(t.from), cell_glyph(t.to)),
-                theme.info,
-            ),
-            Span::styled("  ^ ", theme.label),
+            Span::styled(cell, theme.value),
+            Span::styled(change, theme.info),
+            Span::styled(xor, theme.label),
             Span::styled(format::hex(t.key), theme.info),
-            Span::styled(format!("  {}", kind(t.from, t.to)), theme.dim),
+            Span::styled(format!("{gap}{}", kind(layout, t.from, t.to)), theme.dim),
         ]));
     }
     if shown < terms.len() {
@@ -99,21 +192,25 @@ fn full(row: &DeltaRow, max: usize, theme: &Theme) -> Vec<Line<'static>> {
         )));
     }
     lines.push(Line::from(vec![
-        Span::styled("  side", theme.value),
-        Span::styled("     ^ ", theme.label),
+        Span::styled(side, theme.value),
+        Span::styled(sign, theme.label),
         Span::styled(format::hex(row.delta.side_key), theme.info),
-        Span::styled("  side to move", theme.dim),
+        Span::styled(format!("{gap}{}", layout.side_note()), theme.dim),
     ]));
     lines.push(Line::from(vec![
-        Span::styled("  =          ", theme.label),
+        Span::styled(equals, theme.label),
         Span::styled(format::hex(row.delta.after), theme.value),
-        check(row, theme),
+        check(row, layout, theme),
     ]));
     lines
 }
 
-fn summary(row: &DeltaRow, theme: &Theme) -> Line<'static> {
+fn summary(row: &DeltaRow, layout: Layout, theme: &Theme) -> Line<'static> {
     let mut spans = header(row, theme);
+    if layout != Layout::Full {
+        // the term count gives way to the hash the move made
+        spans.pop();
+    }
     spans.push(Span::styled(" ⇒ ", theme.label));
     spans.push(Span::styled(format::hex(row.delta.after), theme.info));
     spans.push(if row.verified() {
@@ -140,6 +237,7 @@ pub fn render(rows: &[DeltaRow], area: Rect, buf: &mut Buffer, theme: &Theme) {
     if height == 0 || inner.width == 0 {
         return;
     }
+    let layout = Layout::for_width(inner.width as usize);
     let mut lines: Vec<Line> = Vec::new();
     match rows.split_first() {
         None => lines.push(Line::from(Span::styled(
@@ -147,7 +245,7 @@ pub fn render(rows: &[DeltaRow], area: Rect, buf: &mut Buffer, theme: &Theme) {
             theme.dim,
         ))),
         Some((newest, older)) => {
-            lines.extend(full(newest, height, theme));
+            lines.extend(full(newest, height, layout, theme));
             let mut compact = false;
             for row in older {
                 let left = height.saturating_sub(lines.len());
@@ -158,10 +256,10 @@ pub fn render(rows: &[DeltaRow], area: Rect, buf: &mut Buffer, theme: &Theme) {
                 // Full when it fits after a blank separator line, else one summary line.
                 if !compact && left > need {
                     lines.push(Line::default());
-                    lines.extend(full(row, need, theme));
+                    lines.extend(full(row, need, layout, theme));
                 } else {
                     compact = true;
-                    lines.push(summary(row, theme));
+                    lines.push(summary(row, layout, theme));
                 }
             }
         }

@@ -34,6 +34,9 @@ pub const ALWAYS: &str = "? help · q quit";
 pub const LESSON_KEYS: &str = "←/→ or space step · ↑↓ scroll · Esc or L back to the game";
 pub const STEP_KEYS: &str =
     "→/space apply the next XOR term · ← take it back · Home/End · Esc or x back to the game";
+/// [`STEP_KEYS`] for a line narrower than it (80 columns): the same keys in fewer words.
+pub const STEP_KEYS_SHORT: &str =
+    "→/space next XOR term · ← back · Home/End · Esc or x back to the game";
 pub const COMPARE_KEYS: &str = "Esc cancel (while running) or close · r again · Ctrl-C quit";
 
 /// The main keys line for `width` columns: as many keys as fit, by priority, in their usual
@@ -114,7 +117,8 @@ pub fn render(
     let keys = Line::from(Span::styled(
         match mode {
             Mode::Lesson(_) => elide(LESSON_KEYS, width),
-            Mode::Step(_) => elide(STEP_KEYS, width),
+            Mode::Step(_) if STEP_KEYS.chars().count() <= width => STEP_KEYS.to_string(),
+            Mode::Step(_) => elide(STEP_KEYS_SHORT, width),
             Mode::Compare(_) => elide(COMPARE_KEYS, width),
             _ => main_keys(width, tabs),
         },

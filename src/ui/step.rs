@@ -4,7 +4,8 @@
 //! the hash before the move, `1..=n` the hash after each cell term, `n + 1` after the side key —
 //! the hash after the move. The Zobrist panel shows the intermediate hash with the bits *this*
 //! term flips lit; the XOR-terms panel is replaced by [`render`], which lists every term with the
-//! running value after it and marks the current one.
+//! running value after it and marks the current one (below 70 columns, the 80×24 and 120×36
+//! tabs, the running value goes on a line of its own under its key, so no value is cut).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -36,6 +37,10 @@ pub struct StepView {
 pub struct Applied {
     /// What the term is, in words: `e4 ●→○ (flip key K●⊕K○)`, `side to move`.
     pub what: String,
+    /// The same in two parts, for a narrow panel: the change (`e4 ●→○`, `side to move`) and
+    /// the kind of key (`flip key K●⊕K○`; empty for the side key).
+    pub change: String,
+    pub kind: &'static str,
     pub key: u64,
 }
 
@@ -90,18 +95,18 @@ impl StepView {
             p if p <= terms.len() => {
                 let t = &terms[p - 1];
                 let cell = self.cells.get(p - 1).cloned().unwrap_or_default();
+                let change = format!("{cell} {}→{}", glyph(t.from), glyph(t.to));
                 Some(Applied {
-                    what: format!(
-                        "{cell} {}→{} ({})",
-                        glyph(t.from),
-                        glyph(t.to),
-                        kind(t.from, t.to)
-                    ),
+                    what: format!("{change} ({})", kind(t.from, t.to)),
+                    change,
+                    kind: kind(t.from, t.to),
                     key: t.key,
                 })
             }
             p if p == terms.len() + 1 => Some(Applied {
                 what: "side to move".to_string(),
+                change: "side to move".to_string(),
+                kind: "",
                 key: self.delta.side_key,
             }),
             _ => None,
@@ -193,11 +198,27 @@ pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         }
     };
     let marker = |p: usize| if p == view.pos { "▶ " } else { "  " };
-    lines.push(Line::from(vec![
-        Span::styled(marker(0), theme.value),
-        Span::styled(format!("{:<28}", "hash before the move"), style_of(0)),
-        Span::styled(format!("  = {}", format::hex(view.hash_at(0))), style_of(0)),
-    ]));
+    // One line a step where it fits (70 columns); below that two, the running hash under
+    // each key with the key's kind beside it, so that no value is cut (80×24: 39–44 columns).
+    let narrow = (inner.width as usize) < 70;
+    // each step's lines, to keep the current one in view
+    let per_step = if narrow { 2 } else { 1 };
+    if narrow {
+        lines.push(Line::from(vec![
+            Span::styled(marker(0), theme.value),
+            Span::styled("hash before the move", style_of(0)),
+        ]));
+        lines.push(Line::from(Span::styled(
+            format!("  = {}", format::hex(view.hash_at(0))),
+            style_of(0),
+        )));
+    } else {
+        lines.push(Line::from(vec![
+            Span::styled(marker(0), theme.value),
+            Span::styled(format!("{:<28}", "hash before the move"), style_of(0)),
+            Span::styled(format!("  = {}", format::hex(view.hash_at(0))), style_of(0)),
+        ]));
+    }
     for p in 1..=view.last() {
         let Some(a) = view.applied(p) else { break };
         let value = if p <= view.pos {
@@ -205,32 +226,65 @@ pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
         } else {
             String::new()
         };
-        lines.push(Line::from(vec![
-            Span::styled(marker(p), theme.value),
-            Span::styled(format!("^ {}", format::hex(a.key)), style_of(p)),
-            Span::styled(format!("  {:<24}", format::fit(&a.what, 24)), style_of(p)),
-            Span::styled(value, style_of(p)),
-        ]));
+        if narrow {
+            lines.push(Line::from(vec![
+                Span::styled(marker(p), theme.value),
+                Span::styled(format!("^ {}", format::hex(a.key)), style_of(p)),
+                Span::styled(format!("  {}", a.change), style_of(p)),
+            ]));
+            // the running hash's column, kept when it is not reached yet
+            let value = if value.is_empty() {
+                " ".repeat(22)
+            } else {
+                value
+            };
+            let kind = if a.kind.is_empty() {
+                String::new()
+            } else {
+                format!("  {}", a.kind)
+            };
+            lines.push(Line::from(vec![
+                Span::styled(value, style_of(p)),
+                Span::styled(kind, theme.dim),
+            ]));
+        } else {
+            lines.push(Line::from(vec![
+                Span::styled(marker(p), theme.value),
+                Span::styled(format!("^ {}", format::hex(a.key)), style_of(p)),
+                Span::styled(format!("  {:<24}", format::fit(&a.what, 24)), style_of(p)),
+                Span::styled(value, style_of(p)),
+            ]));
+        }
     }
     let mut footer = vec![];
     if view.at_end() {
-        footer.push(Line::from(vec![
-            Span::styled("  = hash after the move ", theme.label),
-            Span::styled(format::hex(view.hash()), theme.value),
-            if view.hash() == view.delta.after {
-                Span::styled("  ✓ equals the game's hash", theme.good)
-            } else {
-                Span::styled("  ✗ differs from the game's hash", theme.bad)
-            },
-        ]));
+        let verdict = if view.hash() == view.delta.after {
+            Span::styled("  ✓ equals the game's hash", theme.good)
+        } else {
+            Span::styled("  ✗ differs from the game's hash", theme.bad)
+        };
+        if narrow {
+            // the hash after the move is the last step's value, just above
+            footer.push(Line::from(verdict));
+        } else {
+            footer.push(Line::from(vec![
+                Span::styled("  = hash after the move ", theme.label),
+                Span::styled(format::hex(view.hash()), theme.value),
+                verdict,
+            ]));
+        }
     }
     footer.push(Line::from(Span::styled(
-        "→/space next term · ← back · Home/End · Esc or x leave",
+        if narrow {
+            "→/space next · ← back · Esc leave"
+        } else {
+            "→/space next term · ← back · Home/End · Esc or x leave"
+        },
         theme.keys,
     )));
     // Keep the current line in view: scroll the term list so it sits in the window above the footer.
     let room = height.saturating_sub(footer.len()).max(1);
-    let first = (view.pos + 2)
+    let first = ((view.pos + 1) * per_step + 1)
         .saturating_sub(room)
         .min(lines.len().saturating_sub(room));
     let mut shown: Vec<Line> = lines.into_iter().skip(first).take(room).collect();
