@@ -406,6 +406,22 @@
 //! same base, played with the static gate: 47.0% (931-1,066-283) on 57 of the 96 sets where the
 //! shipped weights with the gate scored 48.3% (950-1,027-303), set by set -1.3 (1.0), thinking
 //! 2.74 against 2.30 times NTest's time (four matches on the two cores); stopped there.
+//!
+//! Where the evaluation falls short, depth by depth (session 72): the engine without
+//! Multi-ProbCut (`nboard --probcut off --no-book`) against NTest at the same `set depth`, XOT
+//! openings (`--shuffle --seed 347`, 160 games a depth; `--seed 337`, 80 games, in brackets),
+//! our score: depth 1 36.6% (30.0%), 2 43.8% (46.3%), 3 47.5%, 4 42.2% (36.9%), 5 48.8%, 6
+//! 42.8% (41.3%), 7 46.9%, 8 51.6% (50.0%; our full-width search thinking 4.2 times NTest's
+//! time). Both solve for the result near the end (NTest from 12 empties at depth 1 and 14 at
+//! depth 4, this engine from depth + 11), so the midgame decides: a full-width search of ours
+//! needs about eight plies before it chooses as well as NTest's, whose Multi-ProbCut at depths
+//! 12 to 16 rests on exactly these shallow searches. These
+//! matches take seconds (160 games at depth 4 in 6 s of our think time), a quick gauge of an
+//! evaluation change before a depth-12 or equal-time run. Measured with it and not kept: a
+//! position whose side to move must pass scored as the opponent's move (negated, with the
+//! opponent's mobility), as NTest's static evaluation scores it, in the search's evaluation and
+//! in the last ply's child scores: depths 1 to 6 36.6 / 42.8 / 47.8 / 41.3 / 48.1 / 43.1%,
+//! the same games but for a few (such leaves are rare before the solver takes over).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
