@@ -308,3 +308,30 @@ fn a_click_on_a_tab_shows_that_panel() {
         "a click on a tab plays no move"
     );
 }
+
+#[test]
+fn a_long_compare_title_keeps_its_state_and_no_word_runs_into_the_corner() {
+    // Gomoku's position line is longer than Othello's: at 80 columns the title did not fit and
+    // was cut mid-word by the frame's corner ("… · don┐"), the run's state lost.
+    let mut app = app(GameKind::Gomoku);
+    command(&mut app, "h8");
+    command(&mut app, "j9");
+    let v = CompareView::new(
+        7,
+        GameKind::Gomoku,
+        Plan::new(10, 4, 64),
+        "Gomoku 15×15 freestyle · 2 moves · ● black to move".into(),
+        "the defaults for gomoku".into(),
+        65536,
+    );
+    app.mode = Mode::Compare(Box::new(v));
+    let text = screen(&mut app, 80, 24);
+    check_fits(&text, 80, 24);
+    let top = text.lines().next().expect("a first row");
+    assert!(top.contains("· running 0/"), "{top}");
+    let before_corner = top.trim_end_matches('"').chars().rev().nth(1);
+    assert!(
+        matches!(before_corner, Some('─') | Some(' ')),
+        "the title ends before the corner: {top}"
+    );
+}

@@ -565,6 +565,16 @@ pub fn render(view: &CompareView, area: Rect, buf: &mut Buffer, theme: &Theme) -
         " Compare · depth {} · {} · {} ",
         view.plan.depth, view.position, state
     );
+    // Too long for the frame (Gomoku at 80 columns): the state comes before the position, so
+    // the cut at the end takes words of the position, never the state.
+    let title = if unicode_width::UnicodeWidthStr::width(title.as_str()) + 2 > area.width as usize {
+        format!(
+            " Compare · depth {} · {} · {} ",
+            view.plan.depth, state, view.position
+        )
+    } else {
+        title
+    };
     let inner = theme.overlay(
         area,
         buf,

@@ -98,14 +98,7 @@ impl Theme {
 
     /// A panel's frame whose title is shortened at a word boundary to fit `width` columns.
     pub fn panel_fit(&self, title: String, style: Style, width: u16) -> Block<'static> {
-        let room = (width as usize).saturating_sub(3);
-        let t = title.trim_end();
-        let t = if unicode_width::UnicodeWidthStr::width(t) <= room {
-            title
-        } else {
-            format!("{} ", super::scroll::elide(t, room.saturating_sub(1)))
-        };
-        self.panel(t, style)
+        self.panel(fit_title(title, width), style)
     }
 
     /// A pop-up's frame drawn over the panels: `area` cleared, borders in the title colour, the
@@ -116,7 +109,7 @@ impl Theme {
             .borders(Borders::ALL)
             .border_style(self.title)
             .padding(Padding::horizontal(1))
-            .title(Span::styled(title, style));
+            .title(Span::styled(fit_title(title, area.width), style));
         let inner = block.inner(area);
         block.render(area, buf);
         inner
@@ -213,6 +206,18 @@ impl Theme {
                 }
             }
         }
+    }
+}
+
+/// `title` for a frame `width` columns wide: whole when it fits between the corners, else cut
+/// at a word with `…` (never mid-word into the corner).
+fn fit_title(title: String, width: u16) -> String {
+    let room = (width as usize).saturating_sub(3);
+    let t = title.trim_end();
+    if unicode_width::UnicodeWidthStr::width(t) <= room {
+        title
+    } else {
+        format!("{} ", super::scroll::elide(t, room.saturating_sub(1)))
     }
 }
 
