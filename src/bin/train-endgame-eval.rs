@@ -415,13 +415,19 @@
 //! time). Both solve for the result near the end (NTest from 12 empties at depth 1 and 14 at
 //! depth 4, this engine from depth + 11), so the midgame decides: a full-width search of ours
 //! needs about eight plies before it chooses as well as NTest's, whose Multi-ProbCut at depths
-//! 12 to 16 rests on exactly these shallow searches. These
-//! matches take seconds (160 games at depth 4 in 6 s of our think time), a quick gauge of an
-//! evaluation change before a depth-12 or equal-time run. Measured with it and not kept: a
-//! position whose side to move must pass scored as the opponent's move (negated, with the
-//! opponent's mobility), as NTest's static evaluation scores it, in the search's evaluation and
-//! in the last ply's child scores: depths 1 to 6 36.6 / 42.8 / 47.8 / 41.3 / 48.1 / 43.1%,
-//! the same games but for a few (such leaves are rare before the solver takes over).
+//! 12 to 16 rests on exactly these shallow searches. These matches take seconds (160 games at
+//! depth 4 in 6 s of our think time), but they are no stand-in for the depth-12 matches: the
+//! same six depths (960 games a file) give the weights before the shipped ones (9ee028d^, 47.6%
+//! at depth 12 on the 96 sets against the shipped 48.9%) 28.4 / 41.6 / 45.3 / 38.4 / 45.0 /
+//! 44.1% (40.5% in all, the shipped 43.8%: the same order), but those of 439c015 (bands
+//! labelled by 3- and 4-ply searches, 46.3% at depth 12 against 403ffd2's 48.5% in session 61)
+//! 32.2 / 42.2 / 52.2 / 35.9 / 50.3 / 49.7% (44.1%): deeper labels make the full-width shallow
+//! searches choose better (at odd depths most) and the selective depth-12 search no better.
+//! Measured with them and not kept: a position whose side to move must pass scored as the
+//! opponent's move (negated, with the opponent's mobility), as NTest's static evaluation scores
+//! it, in the search's evaluation and in the last ply's child scores: depths 1 to 6 36.6 / 42.8
+//! / 47.8 / 41.3 / 48.1 / 43.1%, the same games but for a few (such leaves are rare before the
+//! solver takes over).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
