@@ -423,6 +423,11 @@
 //! labelled by 3- and 4-ply searches, 46.3% at depth 12 against 403ffd2's 48.5% in session 61)
 //! 32.2 / 42.2 / 52.2 / 35.9 / 50.3 / 49.7% (44.1%): deeper labels make the full-width shallow
 //! searches choose better (at odd depths most) and the selective depth-12 search no better.
+//! Nor with a Multi-ProbCut table of their own (`fit-probcut`, the command in
+//! `assets/probcut.txt`, built with 439c015's weights: σ 1 to 15% smaller than the shipped
+//! table's for the pairs from 7 plies at 32 to 43 empties): both at depth 12 against NTest, twelve
+//! 40-game sets (seeds 337-401), 47.0% (191-220-69) at 1.89 times NTest's think time where the
+//! shipped engine scored 46.6% (192-225-63) at 2.06 times, set by set +0.4 (SE 1.4); not kept.
 //! Measured with them and not kept: a position whose side to move must pass scored as the
 //! opponent's move (negated, with the opponent's mobility), as NTest's static evaluation scores
 //! it, in the search's evaluation and in the last ply's child scores: depths 1 to 6 36.6 / 42.8
