@@ -428,7 +428,7 @@
 //! table's for the pairs from 7 plies at 32 to 43 empties): both at depth 12 against NTest, twelve
 //! 40-game sets (seeds 337-401), 47.0% (191-220-69) at 1.89 times NTest's think time where the
 //! shipped engine scored 46.6% (192-225-63) at 2.06 times, set by set +0.4 (SE 1.4); not kept.
-//! Measured with them and not kept: a position whose side to move must pass scored as the
+//! Measured with the gauge and not kept: a position whose side to move must pass scored as the
 //! opponent's move (negated, with the opponent's mobility), as NTest's static evaluation scores
 //! it, in the search's evaluation and in the last ply's child scores: depths 1 to 6 36.6 / 42.8
 //! / 47.8 / 41.3 / 48.1 / 43.1%, the same games but for a few (such leaves are rare before the
