@@ -12,17 +12,9 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::app::DeltaRow;
 use super::format;
-use super::position::stone_glyph;
+use super::position::{cell_glyph, stone_glyph};
 use super::theme::Theme;
 use crate::game::Cell;
-
-fn cell_glyph(c: Cell) -> &'static str {
-    match c {
-        Cell::Empty => "·",
-        Cell::Black => "●",
-        Cell::White => "○",
-    }
-}
 
 /// How much room the rows of a move get: the widest layout whose every line fits the panel.
 ///
@@ -92,6 +84,11 @@ impl Layout {
             Layout::Tight => "✓ verified",
         }
     }
+}
+
+/// What kind of key a term XORs in, in full (the step-through's words too).
+pub(super) fn term_kind(from: Cell, to: Cell) -> &'static str {
+    kind(Layout::Full, from, to)
 }
 
 fn kind(layout: Layout, from: Cell, to: Cell) -> &'static str {

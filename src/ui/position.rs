@@ -102,6 +102,15 @@ pub fn stone_glyph(side: Side) -> char {
     }
 }
 
+/// The glyph of a cell's state in an XOR term: `·` empty, `●` black, `○` white.
+pub fn cell_glyph(c: Cell) -> &'static str {
+    match c {
+        Cell::Empty => "·",
+        Cell::Black => "●",
+        Cell::White => "○",
+    }
+}
+
 /// How a finished game ended, in words: `● black wins 40–24`, `○ white wins: five in a row`.
 pub fn outcome_text(game: &AnyGame) -> Option<String> {
     let outcome = game.outcome()?;

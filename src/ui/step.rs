@@ -12,10 +12,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::deltas::term_kind;
 use super::format;
-use super::position::stone_glyph;
+use super::position::{cell_glyph, stone_glyph};
 use super::theme::Theme;
-use crate::game::{Cell, Side};
+use crate::game::Side;
 use crate::zobrist::Delta;
 
 /// The step-through's model.
@@ -35,13 +36,22 @@ pub struct StepView {
 /// What one step XORs in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Applied {
-    /// What the term is, in words: `e4 ●→○ (flip key K●⊕K○)`, `side to move`.
-    pub what: String,
-    /// The same in two parts, for a narrow panel: the change (`e4 ●→○`, `side to move`) and
-    /// the kind of key (`flip key K●⊕K○`; empty for the side key).
+    /// The change the term stands for: `e4 ●→○`, `side to move`.
     pub change: String,
+    /// The kind of key: `flip key K●⊕K○`, `placement`; empty for the side key.
     pub kind: &'static str,
     pub key: u64,
+}
+
+impl Applied {
+    /// What the term is, in words: `e4 ●→○ (flip key K●⊕K○)`, `side to move`.
+    pub fn what(&self) -> String {
+        if self.kind.is_empty() {
+            self.change.clone()
+        } else {
+            format!("{} ({})", self.change, self.kind)
+        }
+    }
 }
 
 impl StepView {
@@ -95,16 +105,13 @@ impl StepView {
             p if p <= terms.len() => {
                 let t = &terms[p - 1];
                 let cell = self.cells.get(p - 1).cloned().unwrap_or_default();
-                let change = format!("{cell} {}→{}", glyph(t.from), glyph(t.to));
                 Some(Applied {
-                    what: format!("{change} ({})", kind(t.from, t.to)),
-                    change,
-                    kind: kind(t.from, t.to),
+                    change: format!("{cell} {}→{}", cell_glyph(t.from), cell_glyph(t.to)),
+                    kind: term_kind(t.from, t.to),
                     key: t.key,
                 })
             }
             p if p == terms.len() + 1 => Some(Applied {
-                what: "side to move".to_string(),
                 change: "side to move".to_string(),
                 kind: "",
                 key: self.delta.side_key,
@@ -139,7 +146,7 @@ impl StepView {
                 "step {}/{}: ^ {} flips {} bits (lit)",
                 self.pos,
                 self.last(),
-                a.what,
+                a.what(),
                 a.key.count_ones()
             ),
         }
@@ -148,22 +155,6 @@ impl StepView {
     /// At the end, where the running hash must equal the game's.
     pub fn at_end(&self) -> bool {
         self.pos == self.last()
-    }
-}
-
-fn glyph(c: Cell) -> &'static str {
-    match c {
-        Cell::Empty => "·",
-        Cell::Black => "●",
-        Cell::White => "○",
-    }
-}
-
-fn kind(from: Cell, to: Cell) -> &'static str {
-    match (from, to) {
-        (Cell::Empty, _) => "placement",
-        (_, Cell::Empty) => "removal",
-        _ => "flip key K●⊕K○",
     }
 }
 
@@ -221,22 +212,19 @@ pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
     }
     for p in 1..=view.last() {
         let Some(a) = view.applied(p) else { break };
-        let value = if p <= view.pos {
-            format!("  = {}", format::hex(view.hash_at(p)))
-        } else {
-            String::new()
-        };
+        let reached = p <= view.pos;
+        let value = format!("  = {}", format::hex(view.hash_at(p)));
         if narrow {
             lines.push(Line::from(vec![
                 Span::styled(marker(p), theme.value),
                 Span::styled(format!("^ {}", format::hex(a.key)), style_of(p)),
                 Span::styled(format!("  {}", a.change), style_of(p)),
             ]));
-            // the running hash's column, kept when it is not reached yet
-            let value = if value.is_empty() {
-                " ".repeat(22)
-            } else {
+            // the running hash's column, kept blank while it is not reached
+            let value = if reached {
                 value
+            } else {
+                " ".repeat(value.chars().count())
             };
             let kind = if a.kind.is_empty() {
                 String::new()
@@ -251,8 +239,8 @@ pub fn render(view: &StepView, area: Rect, buf: &mut Buffer, theme: &Theme) {
             lines.push(Line::from(vec![
                 Span::styled(marker(p), theme.value),
                 Span::styled(format!("^ {}", format::hex(a.key)), style_of(p)),
-                Span::styled(format!("  {:<24}", format::fit(&a.what, 24)), style_of(p)),
-                Span::styled(value, style_of(p)),
+                Span::styled(format!("  {:<24}", format::fit(&a.what(), 24)), style_of(p)),
+                Span::styled(if reached { value } else { String::new() }, style_of(p)),
             ]));
         }
     }
