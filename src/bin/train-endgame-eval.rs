@@ -444,7 +444,7 @@
 //! where the selective search scored 8.1 and 3.4 points above the full-width one, within the
 //! two runs' noise of about 5): NTest's depth-10 search, selective, chooses better than our
 //! full-width one of the same depth, and the gap opens between depths 8 and 10 (about 52% at 7
-//! and 8, pooled, about 48% from 9 to 12). Near the end this engine solves two to three plies
+//! and 8, with and without the cuts pooled; about 48% from 9 to 12 with them). Near the end this engine solves two to three plies
 //! further out than NTest at every one of these depths (NTest for the result from 17 empties at
 //! depth 8, 18 at 10, 20 at 12 with probable solves at 21 and 22; this engine from depth + 11),
 //! so the endgame does not make the difference: what a deeper search of ours adds is worth less
