@@ -330,6 +330,15 @@ pub trait Board: Send {
         false
     }
 
+    /// At the horizon (`depth` plies past it, 0 or less), after [`Board::extend_leaf`] said no:
+    /// the forcing moves of a quiescence search that the static evaluation cannot see through
+    /// (Gomoku: fours of the side to move, whose reply is forced), best first into `out`. The
+    /// search stands pat on the static evaluation and tries these against it. False (the
+    /// default): the node is its static evaluation.
+    fn quiescence_moves(&mut self, _depth: i32, _out: &mut Vec<Scored>) -> bool {
+        false
+    }
+
     /// The iteration depth from which the search sees every line to the end of the game, so its
     /// score is exact (Othello: the number of empties — passes are single replies, which are
     /// extended). `None`: never (Gomoku results are exact only as proven wins or losses).
@@ -1167,6 +1176,9 @@ impl<G: Searchable> Searcher<G> {
         }
         if ply >= MAX_PLY || (depth <= 0 && (ply + 8 >= MAX_PLY || !g.extend_leaf())) {
             // Leaves are never stored, so probing them would only cost a cache miss.
+            if ply + 8 < MAX_PLY && depth <= 0 {
+                return self.quiescence(g, depth, ply, alpha, beta, run);
+            }
             return g.evaluate(ply);
         }
         let key = g.tt_key();
@@ -1306,6 +1318,49 @@ impl<G: Searchable> Searcher<G> {
         };
         self.lists[ply] = list;
         result
+    }
+
+    /// A leaf: its static evaluation, or better for the side to move where one of the game's
+    /// quiescence moves ([`Board::quiescence_moves`]) beats it (fail-soft).
+    fn quiescence(
+        &mut self,
+        g: &mut G::Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        run: &mut Run<'_>,
+    ) -> i32 {
+        let stand = g.evaluate(ply);
+        if stand >= beta || stand.abs() >= WIN_BOUND {
+            return stand;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let mut best = stand;
+        if g.quiescence_moves(depth, &mut list) {
+            alpha = alpha.max(stand);
+            for &Scored { mv, .. } in &list {
+                g.play(mv);
+                let s = -self.pvs(g, depth - 1, ply + 1, -beta, -alpha, run);
+                g.undo(mv);
+                if run.stopped {
+                    break;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        self.set_pv(ply, mv);
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if run.stopped { 0 } else { best }
     }
 
     /// The table entry and PV of a node the game searched itself ([`Board::search_last_ply`]).

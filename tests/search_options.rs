@@ -26,6 +26,7 @@ fn a_helper_thread_searches_with_the_same_options_as_the_main_thread() {
             root: false,
             leaf: true,
             defence: false,
+            quiescence: false,
         },
         probcut: None,
         win_loss_draw: true,

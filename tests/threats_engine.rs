@@ -178,3 +178,28 @@ fn the_leaf_vcf_turns_a_horizon_into_a_proven_win_when_switched_on() {
     assert!(counts.wins >= 1 && counts.searched >= 1);
     assert_eq!(plain_board.leaf_counts().calls, 0);
 }
+
+#[test]
+fn the_quiescence_search_follows_fours_past_the_horizon() {
+    // White to move. Black has two separate closed threes (c12 d12 e12 against white b12, and
+    // k4 l4 m4 against white n4); each four it makes (f12, j4) also sets up a second line (f10 f9,
+    // j7 j6) on which one more stone gives two five points. One white move cannot stop both, but
+    // the win lies past a depth-1 search's horizon: only a search that follows black's fours
+    // there sees it.
+    let g = game("c12,b12,d12,n4,e12,a15,f10,o15,f9,a1,k4,o1,l4,h15,m4,a8,j7,o8,j6");
+    assert_eq!(g.side_to_move(), Side::White);
+    let score = |quiescence: bool| {
+        let mut s = searcher();
+        s.set_threat_parts(ThreatParts {
+            root: false,
+            quiescence,
+            ..ThreatParts::default()
+        });
+        let r = s.search(&g, &Limits::depth(1), &AtomicBool::new(false), &mut |_| {});
+        r.score
+    };
+    let with = score(true);
+    let without = score(false);
+    assert!(with <= -WIN_BOUND, "{with}");
+    assert!(without > -WIN_BOUND, "{without}");
+}

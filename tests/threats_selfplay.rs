@@ -69,6 +69,7 @@ fn seams_against_no_seams_at_equal_time() {
                         root,
                         leaf,
                         defence,
+                        ..ThreatParts::default()
                     });
                     let r = engine.search(
                         &g,

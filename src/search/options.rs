@@ -168,6 +168,9 @@ pub struct ThreatParts {
     /// Forced defences: at nodes where the opponent threatens two five points, only the moves
     /// that do not lose at once are searched (on).
     pub defence: bool,
+    /// Quiescence: at the horizon the side to move's fours near its last stone are searched,
+    /// each with its forced block, before the static evaluation is taken (on).
+    pub quiescence: bool,
 }
 
 impl Default for ThreatParts {
@@ -176,6 +179,7 @@ impl Default for ThreatParts {
             root: true,
             leaf: false,
             defence: true,
+            quiescence: true,
         }
     }
 }
