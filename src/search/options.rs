@@ -156,8 +156,9 @@ impl Default for ProbCutConfidence {
     }
 }
 
-/// The three seams of the Gomoku threat search in the alpha-beta engine, separately switchable
-/// for measuring each (see [`hooks`](super::threats::hooks)).
+/// The Gomoku engine's threat answers, separately switchable for measuring each: the three seams
+/// of the threat search (see [`hooks`](super::threats::hooks)) and the quiescence search of fours
+/// (see [`Board::quiescence_moves`](super::Board::quiescence_moves)).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ThreatParts {
     /// Root analysis: replies that lose to the opponent's threat win are left out (on).
@@ -169,7 +170,8 @@ pub struct ThreatParts {
     /// that do not lose at once are searched (on).
     pub defence: bool,
     /// Quiescence: at the horizon the side to move's fours near its last stone are searched,
-    /// each with its forced block, before the static evaluation is taken (on).
+    /// each with its forced block, against the static evaluation (on; leaf VCF's cheaper
+    /// successor, inside the main search).
     pub quiescence: bool,
 }
 
