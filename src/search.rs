@@ -330,11 +330,16 @@ pub trait Board: Send {
         false
     }
 
-    /// At the horizon (`depth` plies past it, 0 or less), after [`Board::extend_leaf`] said no:
-    /// the forcing moves of a quiescence search that the static evaluation cannot see through
-    /// (Gomoku: fours of the side to move, whose reply is forced), best first into `out`. The
-    /// search stands pat on the static evaluation and tries these against it. False (the
-    /// default): the node is its static evaluation.
+    /// Whether the game has a quiescence search ([`Board::quiescence_moves`]); without one
+    /// (the default) a leaf is its static evaluation and the search asks nothing more.
+    const QUIESCENCE: bool = false;
+
+    /// At the horizon (`depth` plies past it, 0 or less), after [`Board::extend_leaf`] said no
+    /// and the static evaluation did not already decide the node: the forcing moves of a
+    /// quiescence search that the static evaluation cannot see through (Gomoku: fours of the
+    /// side to move, whose reply is forced), best first into `out`. The search stands pat on
+    /// the static evaluation and tries these against it. False: the node is its static
+    /// evaluation. Asked only where [`Board::QUIESCENCE`] is true.
     fn quiescence_moves(&mut self, _depth: i32, _out: &mut Vec<Scored>) -> bool {
         false
     }
@@ -1174,12 +1179,16 @@ impl<G: Searchable> Searcher<G> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if ply >= MAX_PLY || (depth <= 0 && (ply + 8 >= MAX_PLY || !g.extend_leaf())) {
-            // Leaves are never stored, so probing them would only cost a cache miss.
-            if ply + 8 < MAX_PLY && depth <= 0 {
-                return self.quiescence(g, depth, ply, alpha, beta, run);
-            }
+        // Leaves are never stored, so probing them would only cost a cache miss.
+        if ply >= MAX_PLY || (depth <= 0 && ply + 8 >= MAX_PLY) {
             return g.evaluate(ply);
+        }
+        if depth <= 0 && !g.extend_leaf() {
+            return if <G::Board as Board>::QUIESCENCE {
+                self.quiescence(g, depth, ply, alpha, beta, run)
+            } else {
+                g.evaluate(ply)
+            };
         }
         let key = g.tt_key();
         let mut tt_move = Move::NONE;

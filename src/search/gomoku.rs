@@ -1037,6 +1037,7 @@ impl super::Searchable for Gomoku {
 
 impl Board for GomokuBoard {
     const ASPIRATION: Option<i32> = None;
+    const QUIESCENCE: bool = true;
     type Scratch = Option<Box<ThreatScratch>>;
 
     /// The threat seams' searcher keeps its table from one search to the next (consecutive
@@ -1260,22 +1261,15 @@ impl Board for GomokuBoard {
     /// ([`Board::extend_leaf`]), so the search follows a continuous-four attack the static
     /// evaluation cannot see through. Never for the baseline engine.
     fn quiescence_moves(&mut self, depth: i32, out: &mut Vec<Scored>) -> bool {
-        if self.threats.is_none()
-            || !self.parts.quiescence
-            || depth <= -QUIESCENCE_DEPTH
-            || self.winner.is_some()
-            || self.wins(1 - self.side).1 > 0
-        {
+        // The search asks only after the static evaluation: no winner, no five point of the
+        // opponent's (one would have extended the leaf, two decided it).
+        if self.threats.is_none() || !self.parts.quiescence || depth <= -QUIESCENCE_DEPTH {
             return false;
         }
         let me = self.side;
         let mut squares = std::mem::take(&mut self.quiet_scratch);
         squares.clear();
         self.for_each_three(me, |e, _| squares.push(e));
-        if squares.is_empty() {
-            self.quiet_scratch = squares;
-            return false;
-        }
         squares.sort_unstable();
         squares.dedup();
         let size = self.geo.size as i32;
