@@ -966,6 +966,16 @@ pub const FUTILITY: i32 = 130;
 // to Rapfi's 134). By opening and our colour over the 96 games against strength 60 (four games
 // each), only G01 and G08 as black and G11 as white scored nothing; with sessions 62-63 and 72,
 // strength 60 stands at 163/336 (48.5%).
+//
+// Session 75, the engine with the quiescence search against full strength (200 ms a turn, 96
+// games a run, two runs side by side): this engine 23.5/96 and 16/96 (with session 74's,
+// 95/480, 19.8%). Not kept, each beside it: the root VCT on an eighth of the threat budget
+// instead of a quarter 20/96; Rapfi's four-three defence (where the opponent has a four-three
+// square, only the cells on its lines after which it has none, and our own fours) 21/96 and
+// 15/96; a quiet four-three or three-three (the opponent can make no four) scored as a win in
+// five plies instead of its weight 14.5/96 (sound: 703 such positions of random games, each
+// proved by the threat search). The table move's singular extension (from six plies, margin 2 a
+// ply) was built, not measured (session 38's 16.5/41).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
