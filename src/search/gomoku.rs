@@ -976,6 +976,16 @@ pub const FUTILITY: i32 = 130;
 // five plies instead of its weight 14.5/96 (sound: 703 such positions of random games, each
 // proved by the threat search). The table move's singular extension (from six plies, margin 2 a
 // ply) was built, not measured (session 38's 16.5/41).
+//
+// Session 76: the root's late moves reduced as any node's are ([`LMR`] and the rest; the generic
+// root search tries every root move, 50 to 90 here since the root is not capped, at the full
+// depth). On 94 positions of games against full-strength Rapfi, the depth a 200 ms turn reaches
+// went from 10.15 to 10.99 on average (11.32 against 11.19 on 47 of them with a ply more for the
+// 13th move on at six plies or more). Against full strength (96 games a run, 200 ms a turn, two
+// runs side by side): 20.5/96 and 18.5/96, with the extra ply 22/96 and 16/96 (77/384, 20.1%),
+// where this engine scored 14/96 beside the first (109/576, 18.9%, with sessions 74-75); the
+// extra-ply variant against this engine 49.5/96. The depth it buys is worth what the root's late
+// moves lose. Not kept.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
