@@ -46,7 +46,8 @@ pub struct NboardArgs {
     /// Solve the root's moves near the end for their exact disc count, as a GUI's analysis
     /// wants. Without it they are solved for their result alone (win, draw or loss, reported
     /// as 65.00, 0.00 or -65.00): all a match counts, and cheaper, so the solves start two
-    /// plies further from the end.
+    /// plies further from the end, and probable ones (at 1.5 standard deviations) one ply
+    /// before them.
     #[arg(long)]
     pub exact_endgame: bool,
     /// Search every move: without this, the first move after each XOT opening (with either

@@ -28,7 +28,9 @@ pub struct SearchOptions {
     /// Othello, with `win_loss_draw`: how many plies beyond `othello::WLD_GAP` the root's moves
     /// already get probable result solves, each ply further out one selective pass less sure
     /// (`othello::EARLY_RESULT_PLIES`). For a search on the clock (`nboard --move-ms`), where
-    /// an iteration that does not finish costs only time the move has anyway; 0 elsewhere.
+    /// an iteration that does not finish costs only time the move has anyway; 0 elsewhere,
+    /// where one ply gets them, as sure as the outermost
+    /// (`othello::FIXED_DEPTH_EARLY_RESULT_PLIES`).
     pub early_result_plies: u8,
 }
 

@@ -424,6 +424,27 @@ pub const WLD_PROBABLE_PASS: usize = 2;
 /// where `nboard` uses none: one 43.4% (180-243-57) at 2.56 times NTest's think time, two 42.5%
 /// (175-247-58) at 2.58, none 43.1% (178-244-58) at 2.59. Not kept.
 pub const EARLY_RESULT_PLIES: u8 = 2;
+/// Probable result solves before the win/loss/draw ones at a fixed depth (`nboard` without
+/// `--move-ms`, where [`SearchOptions::early_result_plies`](crate::search::SearchOptions) is
+/// 0): the ply before the outermost [`WLD_GAP`] ply gets the solver's result at the same
+/// confidence ([`WLD_PROBABLE_PASS`]): from 24 empties at depth 12, the proven solves still
+/// from 22.
+///
+/// Against NTest (built this session from its public source), both at depth 12, on 24 fresh
+/// 40-game XOT sets (seeds 2001 to 2024, two matches side by side), with the think time as a
+/// multiple of NTest's:
+/// - none (before): 48.2% (405-440-115), 2.18 times;
+/// - this one: 49.7% (419-424-117), 2.31 times; set by set 1.6 points above (one standard
+///   error 0.4);
+/// - the ply proven instead ([`WLD_GAP`] 12, its outermost ply probable): 50.0% (421-421-118),
+///   3.02 times, 1.8 points above none (0.4); this one 0.4 below it on the first 13 sets (0.2);
+/// - gap 12 with its outermost ply at 1.0 standard deviation: 52.0% on the first 12 sets,
+///   where gap 12 scored 52.2%, 2.49 times (stopped).
+///
+/// The cheaper passes of [`EARLY_RESULT_PLIES`] at a fixed depth scored nothing (above, and
+/// one ply at 1.0 standard deviation 0.7 points below none on seven sets of an earlier
+/// session): here the ply before the gap is worth its solve only when it is sure.
+pub const FIXED_DEPTH_EARLY_RESULT_PLIES: i32 = 1;
 /// The score of a root move proven to win by a win/loss/draw solve (see [`WLD_GAP`]): more than
 /// any disc count, so a proven win ranks above every estimate and exact score (and a proven
 /// loss, `-WLD_WIN`, below them). `nboard` reports it as 65.00.
@@ -586,6 +607,17 @@ enum HookKind {
 }
 
 impl OthelloBoard {
+    /// How many plies beyond the outermost [`WLD_GAP`] ply the root's moves get probable
+    /// results: on the clock the search's own ([`EARLY_RESULT_PLIES`], each one pass less
+    /// sure), at a fixed depth [`FIXED_DEPTH_EARLY_RESULT_PLIES`] (as sure as that ply).
+    fn probable_plies_beyond(&self) -> i32 {
+        if self.early_result_plies > 0 {
+            self.early_result_plies
+        } else {
+            FIXED_DEPTH_EARLY_RESULT_PLIES
+        }
+    }
+
     /// Which answer the solver gives the node at `ply` with `depth` plies left, if any: exact
     /// at most [`SOLVER_EMPTIES`] empties from the end, and at the root's moves (ply 1) the
     /// result, the exact score or a probable one, by how near the search reaches to the end.
@@ -600,7 +632,7 @@ impl OthelloBoard {
         let within = |gap: i32| depth + gap >= empties as i32;
         if self.win_loss_draw
             && empties > SOLVER_EMPTIES
-            && within(WLD_GAP + self.early_result_plies)
+            && within(WLD_GAP + self.probable_plies_beyond())
         {
             Some(HookKind::WinLossDraw)
         } else if within(HANDOVER_GAP) {
@@ -972,11 +1004,15 @@ impl Board for OthelloBoard {
             time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         };
         if answer == HookKind::WinLossDraw {
-            // The outermost ply of WLD_GAP gets the solver's probable result, each earlier ply
-            // (EARLY_RESULT_PLIES) one selective pass less sure.
+            // The outermost ply of WLD_GAP gets the solver's probable result, and so do the
+            // plies before it: on the clock (EARLY_RESULT_PLIES) each one selective pass less
+            // sure, at a fixed depth (FIXED_DEPTH_EARLY_RESULT_PLIES) as sure.
             let outside = empties as i32 - (depth + WLD_GAP);
-            let probable =
-                (outside >= 0).then(|| WLD_PROBABLE_PASS.saturating_sub(outside as usize));
+            let timed = self.early_result_plies > 0;
+            let probable = (outside >= 0).then(|| match timed {
+                true => WLD_PROBABLE_PASS.saturating_sub(outside as usize),
+                false => WLD_PROBABLE_PASS,
+            });
             return win_loss_draw_answer(
                 solver,
                 (self.p, self.o),
@@ -1349,6 +1385,18 @@ mod tests {
             let results = [-WLD_WIN, 0, WLD_WIN];
             assert!(results.contains(&score_with(EARLY_RESULT_PLIES)));
             assert!(!results.contains(&score_with(0)));
+        }
+    }
+
+    #[test]
+    fn a_fixed_depth_search_answers_one_ply_beyond_the_gap_with_probable_results() {
+        let stop = AtomicBool::new(false);
+        // 20 empties at depth 8: the root's moves (19 empties) are one ply outside WLD_GAP.
+        for g in random_positions(20, 4) {
+            let score = result_searcher(None)
+                .search(&g, &Limits::depth(8), &stop, &mut |_| {})
+                .raw_score;
+            assert!([-WLD_WIN, 0, WLD_WIN].contains(&score), "{score}");
         }
     }
 
