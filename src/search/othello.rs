@@ -1008,10 +1008,13 @@ impl Board for OthelloBoard {
             // plies before it: on the clock (EARLY_RESULT_PLIES) each one selective pass less
             // sure, at a fixed depth (FIXED_DEPTH_EARLY_RESULT_PLIES) as sure.
             let outside = empties as i32 - (depth + WLD_GAP);
-            let timed = self.early_result_plies > 0;
-            let probable = (outside >= 0).then(|| match timed {
-                true => WLD_PROBABLE_PASS.saturating_sub(outside as usize),
-                false => WLD_PROBABLE_PASS,
+            let on_the_clock = self.early_result_plies > 0;
+            let probable = (outside >= 0).then(|| {
+                if on_the_clock {
+                    WLD_PROBABLE_PASS.saturating_sub(outside as usize)
+                } else {
+                    WLD_PROBABLE_PASS
+                }
             });
             return win_loss_draw_answer(
                 solver,
