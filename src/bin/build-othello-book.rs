@@ -139,6 +139,7 @@
 //! | 10, 11 | 113,064 | 12,038 | 8,395 | the first 8,533 (9,016) |
 //! | 12, first half (two quarters) | 115,148 | 2,977 | 2,084 | the first 8,892 (9,321) |
 //! | 12, second half (two quarters) | 117,257 | 3,017 | 2,109 | the first 9,247 (9,606) |
+//! | 13, 14 (its first 1,150; session 77) | 124,329 | 10,037 | 7,072 | the first 10,443 (10,540) |
 //!
 //! Measured on the 48 depth-12 sets (both at depth 12, quiet machine, two matches side by side).
 //! With parts 0-6: 48.4% (806-869-245), 47.3% with the second-move book; seeds 479-631 48.9%
