@@ -607,11 +607,17 @@ enum HookKind {
 }
 
 impl OthelloBoard {
+    /// Whether the search runs on the clock (`nboard --move-ms`): only then are its early
+    /// result plies set.
+    fn on_the_clock(&self) -> bool {
+        self.early_result_plies > 0
+    }
+
     /// How many plies beyond the outermost [`WLD_GAP`] ply the root's moves get probable
     /// results: on the clock the search's own ([`EARLY_RESULT_PLIES`], each one pass less
     /// sure), at a fixed depth [`FIXED_DEPTH_EARLY_RESULT_PLIES`] (as sure as that ply).
     fn probable_plies_beyond(&self) -> i32 {
-        if self.early_result_plies > 0 {
+        if self.on_the_clock() {
             self.early_result_plies
         } else {
             FIXED_DEPTH_EARLY_RESULT_PLIES
@@ -986,6 +992,7 @@ impl Board for OthelloBoard {
         } = node;
         let answer = self.hook_answer(ply, depth)?;
         let empties = self.empties();
+        let on_the_clock = self.on_the_clock();
         let solver = match &mut self.solver {
             Some(s) => s,
             None => {
@@ -1008,7 +1015,6 @@ impl Board for OthelloBoard {
             // plies before it: on the clock (EARLY_RESULT_PLIES) each one selective pass less
             // sure, at a fixed depth (FIXED_DEPTH_EARLY_RESULT_PLIES) as sure.
             let outside = empties as i32 - (depth + WLD_GAP);
-            let on_the_clock = self.early_result_plies > 0;
             let probable = (outside >= 0).then(|| {
                 if on_the_clock {
                     WLD_PROBABLE_PASS.saturating_sub(outside as usize)
