@@ -140,6 +140,7 @@
 //! | 12, first half (two quarters) | 115,148 | 2,977 | 2,084 | the first 8,892 (9,321) |
 //! | 12, second half (two quarters) | 117,257 | 3,017 | 2,109 | the first 9,247 (9,606) |
 //! | 13, 14 (its first 1,150; session 77) | 124,329 | 10,037 | 7,072 | the first 10,443 (10,540) |
+//! | 14 (the rest), 15 (`--skip 36650 --limit 600`, `--skip 37250`; session 78) | 126,411 | 2,908 | 2,064 | all but one (10,783) |
 //!
 //! Measured on the 48 depth-12 sets (both at depth 12, quiet machine, two matches side by side).
 //! With parts 0-6: 48.4% (806-869-245), 47.3% with the second-move book; seeds 479-631 48.9%
