@@ -157,6 +157,14 @@
 //! the same openings. On the twelve 40-game sets of seeds 337-401 the book engine scored 46.6%
 //! (session 72), so a set of 80 openings moves the score by more than the book does on average.
 //!
+//! Session 78, the whole third-move book (every XOT opening's own lines six plies deep but one),
+//! both at depth 12 on the 24 sets of seeds 2001-2024 (two matches side by side, the engine of
+//! commit 0cfd195 otherwise): 50.05% (423-422-115, -1.5 discs a game) at 2.56 times NTest's think
+//! time (766 s against 299 s; 13 of the 24 sets at 50% or more), where the book of the first
+//! 36,650 third-move openings scored 49.7% (419-424-117) at 2.31 times on those sets in session
+//! 77: set by set +0.3 (one standard error 0.24). The time ratios of the two days differ by more
+//! than the book can explain (NTest itself thought 299 s against 391 s): the machine's noise.
+//!
 //! Every search is single-threaded with a fresh table of `--hash` MiB, so the same arguments give
 //! the same file whatever `--jobs` is. Lines are `<transcript> -> <reply> <score>`, the score in
 //! discs for the side to move.
