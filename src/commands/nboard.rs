@@ -31,9 +31,12 @@ pub struct NboardArgs {
     pub threads: u64,
     /// Think this many milliseconds per move, shared out over the game: 60% of it from 60 to 45
     /// empties, 150% from 44 to 30, 300% from 29 to 22 just before the exact solver takes over
-    /// (`set depth` then caps the depth, and a GGF clock from the GUI can only shorten it); the
-    /// root's moves then get probable win/loss/draw answers two plies before the proven ones
-    /// (not with `--exact-endgame`). Without it, the depth alone decides.
+    /// (`set depth` then caps the depth, and a GGF clock from the GUI can only shorten it); what
+    /// a move leaves unused (a book move all of its share) is banked, and each later move of the
+    /// game gets a quarter of the bank on top of its share (at most twice its share), so the
+    /// game's moves average about this. The root's moves then get probable win/loss/draw
+    /// answers two plies before the proven ones (not with `--exact-endgame`). Without it, the
+    /// depth alone decides.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub move_ms: Option<u64>,
     /// Multi-ProbCut in the midgame: `off`, or its confidence as BASE,PER_DEPTH in hundredths
