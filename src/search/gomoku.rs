@@ -986,6 +986,12 @@ pub const FUTILITY: i32 = 130;
 // where this engine scored 14/96 beside the first (109/576, 18.9%, with sessions 74-75); the
 // extra-ply variant against this engine 49.5/96. The depth it buys is worth what the root's late
 // moves lose. Not kept.
+//
+// Session 78 (a new machine, Rapfi 0.43 classical built again with `model210901.bin`, its example
+// configuration's neural section dropped), this engine unchanged, 200 ms a turn, the twelve
+// Gomocup openings both ways: full strength 10.5/48 and 6/48 (16.5/96, 17.2%; openings 1-4, 7 and
+// 12 lost in all eight games each, opening 5 5.5/8), thinking 124 ms a move to Rapfi's 130;
+// strength 60 45.5/96 (47.4%), Rapfi thinking 70 ms a move, this engine 118.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
