@@ -490,14 +490,11 @@ mod tests {
 
     /// Follows the shipped book's own replies `plies` plies from `line`, each in the book.
     fn follow_the_book(book: &OthelloBook, line: &str, plies: usize) {
-        let mut g = othello_after(line, keys()).unwrap();
-        for ply in 0..plies {
-            let (mv, _) = book
-                .reply(&g)
-                .unwrap_or_else(|| panic!("{line}: no reply at ply {ply}"));
-            assert!(g.is_legal(mv), "{line}: ply {ply}");
-            g.play(mv);
-        }
+        assert_eq!(
+            book_plies(book, line, plies),
+            plies,
+            "{line}: plies in the book"
+        );
     }
 
     #[test]

@@ -295,9 +295,6 @@ struct Task {
     stats_ms: u64,
     /// No follow-up searches: a line interrupted this one.
     cancelled: bool,
-    /// A `go` under `--move-ms`: the move's share of the budget, before any banked time
-    /// ([`Nboard::move_time`]); what the search leaves of it goes to the bank.
-    share: Option<Duration>,
 }
 
 /// The NBoard session state.
@@ -439,7 +436,6 @@ impl Nboard {
             reported_depth: 0,
             stats_ms: 0,
             cancelled: false,
-            share: None,
         });
         vec![Effect::Search(SearchRequest {
             id,
@@ -502,11 +498,7 @@ impl Nboard {
             "status xorboard is thinking (depth {depth})"
         ))];
         let time = self.move_time(&pos);
-        let share = self.move_share(&pos);
         out.extend(self.start_timed(Job::Go, pos.clone(), pos, depth, time));
-        if let Some(task) = self.task.as_mut() {
-            task.share = share;
-        }
         out
     }
 
@@ -758,7 +750,8 @@ impl Session for Nboard {
         let mut out = Vec::new();
         match task.job {
             Job::Go => {
-                if let Some(share) = task.share {
+                // What the search left of the move's share (banked time aside) is banked.
+                if let Some(share) = self.move_share(&task.root) {
                     self.bank =
                         (self.bank + share).saturating_sub(Duration::from_millis(info.elapsed_ms));
                 }

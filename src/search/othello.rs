@@ -624,6 +624,17 @@ impl OthelloBoard {
         }
     }
 
+    /// The solver's selective pass for a root move's probable result `outside` plies beyond the
+    /// outermost [`WLD_GAP`] ply (0 is that ply): on the clock one pass less sure a ply further
+    /// out, at a fixed depth as sure as that ply ([`WLD_PROBABLE_PASS`]).
+    fn probable_pass(&self, outside: usize) -> usize {
+        if self.on_the_clock() {
+            WLD_PROBABLE_PASS.saturating_sub(outside)
+        } else {
+            WLD_PROBABLE_PASS
+        }
+    }
+
     /// Which answer the solver gives the node at `ply` with `depth` plies left, if any: exact
     /// at most [`SOLVER_EMPTIES`] empties from the end, and at the root's moves (ply 1) the
     /// result, the exact score or a probable one, by how near the search reaches to the end.
@@ -992,7 +1003,9 @@ impl Board for OthelloBoard {
         } = node;
         let answer = self.hook_answer(ply, depth)?;
         let empties = self.empties();
-        let on_the_clock = self.on_the_clock();
+        // Root moves beyond the outermost WLD_GAP ply get the solver's probable result.
+        let outside = empties as i32 - (depth + WLD_GAP);
+        let probable = (outside >= 0).then(|| self.probable_pass(outside as usize));
         let solver = match &mut self.solver {
             Some(s) => s,
             None => {
@@ -1011,17 +1024,6 @@ impl Board for OthelloBoard {
             time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         };
         if answer == HookKind::WinLossDraw {
-            // The outermost ply of WLD_GAP gets the solver's probable result, and so do the
-            // plies before it: on the clock (EARLY_RESULT_PLIES) each one selective pass less
-            // sure, at a fixed depth (FIXED_DEPTH_EARLY_RESULT_PLIES) as sure.
-            let outside = empties as i32 - (depth + WLD_GAP);
-            let probable = (outside >= 0).then(|| {
-                if on_the_clock {
-                    WLD_PROBABLE_PASS.saturating_sub(outside as usize)
-                } else {
-                    WLD_PROBABLE_PASS
-                }
-            });
             return win_loss_draw_answer(
                 solver,
                 (self.p, self.o),
