@@ -96,6 +96,22 @@
 //! as fast would gain some six of the sixteen points missing; the rest is what a search of a
 //! given depth sees.
 //!
+//! Again on a faster machine (session 79; NTest at depth 16 thinks 61-64 ms a move there;
+//! two matches side by side, XOT sets `--shuffle --seed 2001` to `2012`):
+//! `--move-ms 68` (uncapped) scored 41.9% (169-247-64) at 0.98 times NTest's think time, and
+//! `--move-ms 136` on the first six of those sets 46.5% (89-106-45) at 1.69 times, where `68`
+//! scored 44.8% on them: here too, time alone buys little.
+//!
+//! Measured and not kept (session 79, a throwaway switch in the iterative deepening): from depth
+//! 6 on, only every other iteration (6, 8, 10 …, so every iteration's leaves have the same
+//! parity of empties as the last one's). On one position of 52 empties at a fixed depth 20 it
+//! searched 2.10M nodes in 0.43 s against 3.77M in 0.76 s, the same move and score; both at depth
+//! 12 against NTest on the twelve sets above, 50.9% (219-210-51) at 1.84 times NTest's think
+//! time where the shipped search scored 51.9% (221-203-56) at 2.14 times (set by set -0.9, one
+//! standard error 1.2); at equal time (`--move-ms 68`, eleven of the sets) 37.2% (133-246-61)
+//! where the shipped search scored 42.0% on them (-4.9, 3.0): on the clock the iteration that
+//! does not finish is a deeper, costlier one, and more of the move's time goes to it unused.
+//!
 //! Nor the evaluation's agreement with NTest's own search (session 48): the midgame bands fitted
 //! to NTest's depth-12 scores of 192,000 positions agree with them a third better at 35 to 50
 //! empties, yet scored 29.2% and 32.9% (two fits; 29.4% with a Multi-ProbCut table refitted to
