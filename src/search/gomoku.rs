@@ -994,10 +994,11 @@ pub const FUTILITY: i32 = 130;
 // strength 60 45.5/96 (47.4%), Rapfi thinking 70 ms a move, this engine 118.
 //
 // Session 79 (another new machine, Rapfi built again the same way), this engine unchanged: full
-// strength 3/24 and 5/48 (8/72, 11.1%), thinking 130 ms a move to Rapfi's 129; strength 60 11/24
-// and 21/48 (32/72, 44.4%). Of this engine's 1,168 moves in the 48 games against strength 60,
-// 35% took under 20 ms (book moves, forced replies, proven wins) and 57% used the whole budget
-// (174-177 ms of the 200 ms turn): the time a turn allows is already spent.
+// strength 3/24 and 5/48 (8/72, 11.1%), thinking 130-140 ms a move to Rapfi's 129-140; strength
+// 60 11/24, 21/48, 21/48 and 23/48 (76/168, 45.2%), thinking 106-119 ms a move to Rapfi's 52-64.
+// Of this engine's 1,168 moves in the first 48 games against strength 60, 35% took under 20 ms
+// (book moves, forced replies, proven wins) and 57% used the whole budget (174-177 ms of the
+// 200 ms turn): the time a turn allows is already spent.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
