@@ -472,11 +472,6 @@ impl Nboard {
             .map(|b| b * budget_percent(pos.empties()) / 100)
     }
 
-    /// Time banked for the moves to come (see [`BANK_SPREAD`]).
-    pub fn banked(&self) -> Duration {
-        self.bank
-    }
-
     fn go(&mut self) -> Vec<Effect> {
         let pos = self.game.clone();
         if pos.is_over() {
@@ -1023,7 +1018,7 @@ mod tests {
         }
         // A book move spends nothing: its whole share (57 empties: 60 ms) is banked.
         assert!(sent(&s.line("go", now))[1].starts_with("=== D3"));
-        assert_eq!(s.banked(), Duration::from_millis(60));
+        assert_eq!(s.bank, Duration::from_millis(60));
         assert!(s.line("move d3", now).is_empty());
         // The next move gets its share and a quarter of the bank.
         let e = s.line("go", now);
@@ -1035,13 +1030,13 @@ mod tests {
         );
         // The search (done at once here) leaves its whole share: the bank grows by it.
         fake_done(&mut s, &e);
-        assert_eq!(s.banked(), Duration::from_millis(120));
+        assert_eq!(s.bank, Duration::from_millis(120));
         // At most twice its share comes from the bank; a new game empties it.
         s.bank = Duration::from_secs(10);
         assert_eq!(s.move_time(s.game()), Some(Duration::from_millis(60 * 3)));
         let start = "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
         assert!(s.line(&format!("set game {start}"), now).is_empty());
-        assert_eq!(s.banked(), Duration::ZERO);
+        assert_eq!(s.bank, Duration::ZERO);
         assert_eq!(s.move_time(s.game()), Some(Duration::from_millis(60)));
     }
 

@@ -644,6 +644,20 @@ impl OthelloBoard {
         }
     }
 
+    /// The endgame solver, made on first use (on the search's shared table when it has one).
+    fn solver(&mut self) -> &mut Solver {
+        let table = &self.table;
+        self.solver.get_or_insert_with(|| {
+            let shared = table
+                .as_ref()
+                .and_then(|t| t.reserved(SolverTable::with_bytes));
+            Box::new(match shared {
+                Some(table) => Solver::with_table(table),
+                None => Solver::new(SOLVER_MIB),
+            })
+        })
+    }
+
     /// The solver's selective pass for a root move's probable result `outside` plies beyond the
     /// outermost [`WLD_GAP`] ply (0 is that ply): on the clock one pass less sure a ply further
     /// out, at a fixed depth as sure as that ply ([`WLD_PROBABLE_PASS`]).
@@ -1022,48 +1036,41 @@ impl Board for OthelloBoard {
             deadline,
         } = node;
         let answer = self.hook_answer(ply, depth)?;
-        let empties = self.empties();
-        // Root moves beyond the outermost WLD_GAP ply get the solver's probable result.
-        let outside = empties as i32 - (depth + WLD_GAP);
-        let probable = (outside >= 0).then(|| self.probable_pass(outside as usize));
-        let solver = match &mut self.solver {
-            Some(s) => s,
-            None => {
-                let shared = self
-                    .table
-                    .as_ref()
-                    .and_then(|t| t.reserved(SolverTable::with_bytes));
-                self.solver.insert(Box::new(match shared {
-                    Some(table) => Solver::with_table(table),
-                    None => Solver::new(SOLVER_MIB),
-                }))
-            }
-        };
-        let limits = SolveLimits {
+        // The time left, read once the solver is there (making it may allocate its table).
+        let limits = || SolveLimits {
             nodes: None,
             time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         };
+        let empties = self.empties();
         if answer == HookKind::WinLossDraw {
+            // Root moves beyond the outermost WLD_GAP ply get the solver's probable result.
+            let outside = empties as i32 - (depth + WLD_GAP);
+            let probable = (outside >= 0).then(|| self.probable_pass(outside as usize));
+            let position = (self.p, self.o);
+            let solver = self.solver();
             return win_loss_draw_answer(
                 solver,
-                (self.p, self.o),
+                position,
                 (alpha, beta),
                 probable,
                 stop,
-                &limits,
+                &limits(),
                 nodes,
             );
         }
+        let (p, o) = (self.p, self.o);
+        let solver = self.solver();
+        let limits = limits();
         // Disc window containing (alpha, beta) in centi-discs.
         let a = alpha.div_euclid(DISC);
         let b = (beta + DISC - 1).div_euclid(DISC).max(a + 1);
         let exact = answer == HookKind::Exact;
         let r = if exact {
-            solver.solve_window(self.p, self.o, a, b, stop, &limits)
+            solver.solve_window(p, o, a, b, stop, &limits)
         } else {
             // plies inside SELECTIVE_GAP, two per pass (the solver caps the pass)
             let pass = (depth + SELECTIVE_GAP - empties as i32) as usize / 2;
-            solver.solve_window_selective(self.p, self.o, a, b, pass, stop, &limits)
+            solver.solve_window_selective(p, o, a, b, pass, stop, &limits)
         }
         .ok()?;
         *nodes += r.nodes;
