@@ -224,6 +224,9 @@ pub struct GomokuBoard {
     quiet_scratch: Vec<u16>,
     /// Scratch list for the forced defences.
     defences: Vec<Move>,
+    /// The search's table, whose bucket for the position after a move [`Board::play`] starts
+    /// loading before the boards are updated, so the child's probe finds it in the cache.
+    table: Option<std::sync::Arc<crate::tt::Table>>,
 }
 
 impl std::fmt::Debug for GomokuBoard {
@@ -267,6 +270,7 @@ impl GomokuBoard {
             path: Vec::with_capacity(128),
             quiet_scratch: Vec::new(),
             defences: Vec::new(),
+            table: None,
         };
         for (c, cell) in game.cells().iter().enumerate() {
             if let Some(s) = cell.side() {
@@ -1069,6 +1073,10 @@ impl super::Searchable for Gomoku {
 }
 
 impl Board for GomokuBoard {
+    fn use_table(&mut self, table: &std::sync::Arc<crate::tt::Table>) {
+        self.table = Some(std::sync::Arc::clone(table));
+    }
+
     const ASPIRATION: Option<i32> = None;
     const QUIESCENCE: bool = true;
     type Scratch = Option<Box<ThreatScratch>>;
@@ -1128,8 +1136,13 @@ impl Board for GomokuBoard {
             fours: [self.fours[0].len() as u32, self.fours[1].len() as u32],
             winner: self.winner,
         });
-        self.place(c, self.side);
         self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
+        if let Some(table) = self.table.as_deref().filter(|_| self.sym.is_none()) {
+            // The table key is the hash without symmetry keys: warm the child's bucket while
+            // the window counts are updated.
+            table.prefetch(self.hash);
+        }
+        self.place(c, self.side);
         self.path.push(c as u16);
         if let Some(sym) = &mut self.sym {
             sym.push();
