@@ -344,6 +344,17 @@ pub trait Board: Send {
         false
     }
 
+    /// At the horizon, after [`Board::extend_leaf`] said no and the static evaluation did not
+    /// already decide the node: the moves of a node whose side to move must answer a threat
+    /// (Gomoku: the opponent's open three, a square that would give it two five points), best
+    /// first into `out`. True: the node does not stand pat (its static evaluation would score
+    /// a threat that wins as if it were not there); its value is the best of these moves, as a
+    /// chess quiescence search answers a check with every evasion. Asked only where
+    /// [`Board::QUIESCENCE`] is true, before [`Board::quiescence_moves`]. Default: never.
+    fn quiescence_evasions(&mut self, _depth: i32, _out: &mut Vec<Scored>) -> bool {
+        false
+    }
+
     /// The iteration depth from which the search sees every line to the end of the game, so its
     /// score is exact (Othello: the number of empties — passes are single replies, which are
     /// extended). `None`: never (Gomoku results are exact only as proven wins or losses).
@@ -1330,46 +1341,69 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// A leaf: its static evaluation, or better for the side to move where one of the game's
-    /// quiescence moves ([`Board::quiescence_moves`]) beats it (fail-soft).
+    /// quiescence moves ([`Board::quiescence_moves`]) beats it (fail-soft); a leaf that must
+    /// answer a threat ([`Board::quiescence_evasions`]) is the best of its answers instead.
     fn quiescence(
         &mut self,
         g: &mut G::Board,
         depth: i32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         run: &mut Run<'_>,
     ) -> i32 {
         let stand = g.evaluate(ply);
-        if stand >= beta || stand.abs() >= WIN_BOUND {
+        if stand.abs() >= WIN_BOUND {
             return stand;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        let mut best = stand;
-        if g.quiescence_moves(depth, &mut list) {
-            alpha = alpha.max(stand);
-            for &Scored { mv, .. } in &list {
-                g.play(mv);
-                let s = -self.pvs(g, depth - 1, ply + 1, -beta, -alpha, run);
-                g.undo(mv);
-                if run.stopped {
-                    break;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        self.set_pv(ply, mv);
-                        if alpha >= beta {
-                            break;
-                        }
+        let best = if g.quiescence_evasions(depth, &mut list) {
+            // no stand-pat: the node's value is its best answer
+            self.best_reply(g, &list, depth, ply, -INF, (alpha, beta), run)
+        } else if stand >= beta {
+            stand
+        } else if g.quiescence_moves(depth, &mut list) {
+            self.best_reply(g, &list, depth, ply, stand, (alpha.max(stand), beta), run)
+        } else {
+            stand
+        };
+        self.lists[ply] = list;
+        best
+    }
+
+    /// The best of `best` (a stand-pat, or `-INF`) and the quiescence moves of `list`, each
+    /// searched on the window, fail-soft; 0 once the search is stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn best_reply(
+        &mut self,
+        g: &mut G::Board,
+        list: &[Scored],
+        depth: i32,
+        ply: usize,
+        mut best: i32,
+        (mut alpha, beta): (i32, i32),
+        run: &mut Run<'_>,
+    ) -> i32 {
+        for &Scored { mv, .. } in list {
+            g.play(mv);
+            let s = -self.pvs(g, depth - 1, ply + 1, -beta, -alpha, run);
+            g.undo(mv);
+            if run.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.set_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
                     }
                 }
             }
         }
-        self.lists[ply] = list;
-        if run.stopped { 0 } else { best }
+        best
     }
 
     /// The table entry and PV of a node the game searched itself ([`Board::search_last_ply`]).

@@ -32,6 +32,10 @@
 //!   move stands pat on its evaluation or plays a four near its last stone (further out, only
 //!   fours that make more besides), each answered by its forced block, so a continuous-four
 //!   attack past the horizon is seen as the win it is;
+//! - **an open three at the horizon is answered** ([`Board::quiescence_evasions`]): a leaf whose
+//!   side to move faces the opponent's open three does not stand pat (its evaluation would
+//!   price a three that wins as one that can be left alone) but plays the forced defences and
+//!   its own fours, as a chess quiescence search answers a check ([`EVASION_DEPTH`]);
 //! - **decided leaves**: a side to move with a square giving two five points (an open three or a
 //!   double-four setup) while the opponent has no five point wins in three plies — a proof;
 //! - **combinations at the leaf**: a four-three or three-three square of the side to move, read
@@ -1003,6 +1007,16 @@ pub const FUTILITY: i32 = 130;
 // Of this engine's 1,168 moves in the first 48 games against strength 60, 35% took under 20 ms
 // (book moves, forced replies, proven wins) and 57% used the whole budget (174-177 ms of the
 // 200 ms turn): the time a turn allows is already spent.
+//
+// Session 80: the open three answered at the horizon ([`EVASION_DEPTH`]). On 62 positions of
+// games against full-strength Rapfi (200 ms a turn) the depth reached went from 9.0 to 8.7 on
+// average (answering it at every quiescence ply: 7.7, and 37.5% in 48 games against strength
+// 60). Against Rapfi, 200 ms a turn, the twelve Gomocup openings both ways, 48-game runs two
+// at a time, each beside one of the engine without it: strength 60 99/192 (51.6%; 23.5, 23.5,
+// 28.5, 23.5) where the engine without it scored 112.5/240 (46.9%; 24.5, 24, 22, 21, 21); full
+// strength 38/192 (19.8%; 9.5, 11, 7, 10.5) where it scored 29.5/192 (15.4%; 6.5, 6, 7, 10).
+// About one standard error better in each, the same direction in both; thinking 104-113 ms a
+// move against strength 60 (Rapfi 48-54) and 126-133 against full strength (Rapfi 127-137).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
@@ -1025,6 +1039,12 @@ pub const FUTILITY: i32 = 130;
 /// four 4.5/53 (stopped); razoring into the quiescence search (200 a ply, three plies) 3.5/32
 /// (stopped).
 pub const QUIESCENCE_DEPTH: i32 = 10;
+
+/// How far past the horizon the quiescence search answers the opponent's open three with the
+/// forced defences instead of standing pat ([`Board::quiescence_evasions`]): at the horizon's
+/// own ply only. Measured (session 80, Rapfi 0.43 classical, 200 ms a turn, the twelve Gomocup
+/// openings both ways, each run beside the engine without it): see the session 80 notes above.
+pub const EVASION_DEPTH: i32 = 1;
 /// Past the horizon's own ply, the least cell class of a four the quiescence search tries (a
 /// four with a two or closed three, see [`pattern::cell_class`]).
 pub const QUIESCENCE_CLASS: u8 = 9;
@@ -1345,6 +1365,36 @@ impl Board for GomokuBoard {
         !out.is_empty()
     }
 
+    /// The opponent's open three at the horizon (a square where its stone makes two five
+    /// points): the forced defences ([`GomokuBoard::forced_defences`]: those squares, the five
+    /// points they would make, and the side to move's own fours), ordered by their patterns,
+    /// instead of a stand-pat that scores the three as if it could be left alone.
+    fn quiescence_evasions(&mut self, depth: i32, out: &mut Vec<Scored>) -> bool {
+        if self.threats.is_none()
+            || !self.parts.quiescence
+            || !self.parts.defence
+            || depth <= -EVASION_DEPTH
+        {
+            return false;
+        }
+        let mut defences = std::mem::take(&mut self.defences);
+        let forced = self.forced_defences(&mut defences);
+        let (sm, st) = sides(self.side);
+        if forced && let Some(t) = self.threat_board() {
+            let order = eval::move_order();
+            out.extend(defences.iter().filter_map(|&mv| {
+                let sq = t.sq_of(mv.cell()?);
+                Some(Scored {
+                    mv,
+                    score: pattern_order(order, t.packed(sq, sm), t.packed(sq, st)),
+                })
+            }));
+            out.sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
+        }
+        self.defences = defences;
+        !out.is_empty()
+    }
+
     /// One ply by [`LMR`], two by [`LMR_TWO`], and one more for a quiet move ([`LMR_QUIET`]);
     /// none for the baseline engine (no exact answers).
     fn late_move_reduction(&mut self, i: usize, depth: i32, mv: Move) -> i32 {
@@ -1628,6 +1678,43 @@ mod tests {
         // Without a four on the board, leaves are static.
         let g = position(&["h8", "a1", "j10", "a2"]);
         assert!(!g.board().extend_leaf());
+    }
+
+    #[test]
+    fn an_open_three_at_the_horizon_is_answered_not_stood_on() {
+        // White has an open three (c3 d4 e5) and black no four: black's answers are the two
+        // open-four squares (b2, f6) and the five points they would make (a1, g7).
+        let g = position(&["h8", "c3", "o1", "d4", "o15", "e5"]);
+        let mut b = g.board();
+        let mut out = Vec::new();
+        assert!(b.quiescence_evasions(0, &mut out));
+        let mut cells: Vec<String> = out.iter().map(|s| g.move_name(s.mv)).collect();
+        cells.sort();
+        assert_eq!(cells, ["a1", "b2", "f6", "g7"]);
+        // Past the horizon's own ply, and without a threat, the node stands pat.
+        out.clear();
+        assert!(!b.quiescence_evasions(-EVASION_DEPTH, &mut out));
+        assert!(out.is_empty());
+        let g = position(&["h8", "a1", "j10", "a2"]);
+        assert!(!g.board().quiescence_evasions(0, &mut out));
+        // The baseline has no quiescence search.
+        let g = position(&["h8", "c3", "o1", "d4", "o15", "e5"]);
+        let mut b = g.board();
+        b.disable_exact_answers();
+        assert!(!b.quiescence_evasions(0, &mut out));
+    }
+
+    #[test]
+    fn a_double_three_made_at_the_last_ply_is_seen_as_a_win() {
+        // Black to move: h8 makes two open threes at once (f8 g8 h8 and h9 h10 h8 … with h7,
+        // h11 open), white has no four. At depth 1 the reply is a leaf, where white must answer
+        // one three and loses to the other: only the answers at the horizon prove it.
+        let g = position(&["f8", "a1", "g8", "o1", "h9", "a15", "h10", "o15"]);
+        let table = std::sync::Arc::new(crate::tt::Table::new(1, crate::tt::Policy::TwoTier, 64));
+        let mut s: crate::search::Searcher<Gomoku> = crate::search::Searcher::new(table);
+        let stop = AtomicBool::new(false);
+        let r = s.search(&g, &Limits::depth(1), &stop, &mut |_| {});
+        assert!(r.score >= crate::search::WIN_BOUND, "{}", r.score);
     }
 
     #[test]
