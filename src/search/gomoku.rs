@@ -1014,9 +1014,11 @@ pub const FUTILITY: i32 = 130;
 // 60). Against Rapfi, 200 ms a turn, the twelve Gomocup openings both ways, 48-game runs two
 // at a time, each beside one of the engine without it: strength 60 99/192 (51.6%; 23.5, 23.5,
 // 28.5, 23.5) where the engine without it scored 112.5/240 (46.9%; 24.5, 24, 22, 21, 21); full
-// strength 38/192 (19.8%; 9.5, 11, 7, 10.5) where it scored 29.5/192 (15.4%; 6.5, 6, 7, 10).
-// About one standard error better in each, the same direction in both; thinking 104-113 ms a
-// move against strength 60 (Rapfi 48-54) and 126-133 against full strength (Rapfi 127-137).
+// strength 63/288 (21.9%; 9.5, 11, 7, 10.5, 15, 10) where it scored 43/288 (14.9%; 6.5, 6, 7,
+// 10, 6, 7.5): one standard error better against strength 60, two against full strength;
+// thinking 104-113 ms a move against strength 60 (Rapfi 48-54) and 122-133 against full
+// strength (Rapfi 124-137). Answering it one quiescence ply further as well (`EVASION_DEPTH`
+// 2): 23.5/48 against strength 60 and 10/48 against full strength, no different; not kept.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
