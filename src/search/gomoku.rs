@@ -229,6 +229,8 @@ pub struct GomokuBoard {
     quiet_scratch: Vec<u16>,
     /// Scratch list for the forced defences.
     defences: Vec<Move>,
+    /// Scratch list of the opponent's (square, five point) pairs, for the forced defences.
+    three_pairs: Vec<(u16, u16)>,
     /// The search's table, whose bucket for the position after a move [`Board::play`] starts
     /// loading before the boards are updated, so the child's probe finds it in the cache.
     table: Option<Arc<Table>>,
@@ -275,6 +277,7 @@ impl GomokuBoard {
             path: Vec::with_capacity(128),
             quiet_scratch: Vec::new(),
             defences: Vec::new(),
+            three_pairs: Vec::new(),
             table: None,
         };
         for (c, cell) in game.cells().iter().enumerate() {
@@ -431,28 +434,29 @@ impl GomokuBoard {
     /// stone of the opponent just beyond it), so the three-stone windows are all that is needed.
     /// The threat search computes the same set on its own board
     /// ([`forced_defences`](super::threats::hooks::forced_defences)); a test checks they agree.
-    fn forced_defences(&self, out: &mut Vec<Move>) -> bool {
+    fn forced_defences(&mut self, out: &mut Vec<Move>) -> bool {
         out.clear();
         let them = 1 - self.side;
         // (square, five point it makes) for every three-stone window of theirs
-        let mut pairs: Vec<(u16, u16)> = Vec::new();
+        let mut pairs = std::mem::take(&mut self.three_pairs);
+        pairs.clear();
         self.for_each_three(them, |e, f| pairs.push((e, f)));
         pairs.sort_unstable();
         pairs.dedup();
-        let mut squares: Vec<u16> = Vec::new();
         for run in pairs.chunk_by(|a, b| a.0 == b.0) {
             if run.len() >= 2 {
-                squares.push(run[0].0);
-                squares.extend(run.iter().map(|&(_, f)| f));
+                out.push(Move::at(run[0].0 as usize));
+                out.extend(run.iter().map(|&(_, f)| Move::at(f as usize)));
             }
         }
-        if squares.is_empty() {
+        self.three_pairs = pairs;
+        if out.is_empty() {
             return false;
         }
-        self.for_each_three(self.side, |e, _| squares.push(e));
-        squares.sort_unstable();
-        squares.dedup();
-        out.extend(squares.into_iter().map(|c| Move::at(c as usize)));
+        self.for_each_three(self.side, |e, _| out.push(Move::at(e as usize)));
+        // a move orders as its cell
+        out.sort_unstable();
+        out.dedup();
         true
     }
 
@@ -670,12 +674,18 @@ impl GomokuBoard {
     }
 }
 
-/// The ordering value of an empty cell from its packed line levels for the side to move
-/// (`mine`) and for the opponent (`theirs`: the value of taking the cell away), by the fitted
-/// move-order weights ([`eval::move_order`]).
+/// The ordering value of the empty `cell` from its packed line levels on the threat board for
+/// the side to move and for the opponent (`(me, them)`; the opponent's is the value of taking
+/// the cell away), by the fitted move-order weights `order` ([`eval::move_order`]).
 #[inline]
-fn pattern_order(order: &eval::CellValues, mine: pattern::Packed, theirs: pattern::Packed) -> i32 {
-    order.by_role[0][mine as usize] + order.by_role[1][theirs as usize]
+fn cell_order(
+    order: &eval::CellValues,
+    t: &ThreatBoard,
+    (me, them): (Side, Side),
+    cell: usize,
+) -> i32 {
+    let sq = t.sq_of(cell);
+    order.by_role[0][t.packed(sq, me) as usize] + order.by_role[1][t.packed(sq, them) as usize]
 }
 
 /// (side to move, opponent) of a side index.
@@ -1249,17 +1259,15 @@ impl Board for GomokuBoard {
             return Gen::Moves;
         }
         if self.threats.is_some() {
-            // The line patterns of the threat board order the moves (see [`pattern_order`]).
+            // The line patterns of the threat board order the moves (see [`cell_order`]).
             self.threat_board();
             let t = self.threats.as_deref().expect("threat board");
-            let (sm, st) = sides(me);
             let order = eval::move_order();
             for c in 0..self.cells.len() {
                 if self.near[c] != 0 && self.cells[c] == 0 {
-                    let sq = t.sq_of(c);
                     out.push(Scored {
                         mv: Move::at(c),
-                        score: pattern_order(order, t.packed(sq, sm), t.packed(sq, st)),
+                        score: cell_order(order, t, sides(me), c),
                     });
                 }
             }
@@ -1386,14 +1394,13 @@ impl Board for GomokuBoard {
         }
         let mut defences = std::mem::take(&mut self.defences);
         let forced = self.forced_defences(&mut defences);
-        let (sm, st) = sides(self.side);
+        let me = sides(self.side);
         if forced && let Some(t) = self.threat_board() {
             let order = eval::move_order();
             out.extend(defences.iter().filter_map(|&mv| {
-                let sq = t.sq_of(mv.cell()?);
                 Some(Scored {
                     mv,
-                    score: pattern_order(order, t.packed(sq, sm), t.packed(sq, st)),
+                    score: cell_order(order, t, me, mv.cell()?),
                 })
             }));
             out.sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
