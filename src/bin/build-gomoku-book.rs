@@ -56,6 +56,13 @@
 //! shipped book: 5.5 and 4.5 (10/96, 10.4%) against the shipped book's 8 and 6 (14/96, 14.6%).
 //! Both followed the book to its second own move in 34-36 of 48 games. What four times the
 //! nodes gave from 4M to 16M, three times more does not give again. Not kept.
+//!
+//! Session 81, the shipped recipe built again with the engine of session 80 (the quiescence
+//! search of fours and the open three answered at the horizon, neither in the engine that built
+//! the shipped book; 100 positions, 25 minutes with `--jobs 2`; 39 of the 51 positions both books
+//! have get the same reply) against full-strength Rapfi, 200 ms a turn, two 96-game runs side by
+//! side with the shipped book: 22.5 and 19 (41.5/192, 21.6%) against the shipped book's 26.5 and
+//! 20 (46.5/192, 24.2%). Not kept.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

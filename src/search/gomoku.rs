@@ -1033,6 +1033,19 @@ pub const FUTILITY: i32 = 130;
 // The committed build afterwards (48-game runs): strength 60 26.5/48, full strength 15/48 and
 // 7/48, so 125.5/240 (52.3%) and 85/384 (22.1%) in all; the ladder strength 30 46/48, 40 41/48,
 // 50 29.5/48; against the engine without it, both at 200 ms a turn, 28/48 (26-18-4).
+//
+// Session 81: the opponent's four-three answered at the horizon as its open three is (a throwaway
+// switch: where the opponent has a square making a four and an open three, the leaf plays that
+// square, the empty cells of the windows through it holding two or more of the opponent's stones
+// and none of ours, and its own fours, instead of standing pat). Mean depth on the 62 positions
+// 8.60 → 8.63, `bench --game gomoku` 9,564,396 nodes. Against full strength, 200 ms a turn:
+// 24.5/96 and 20/96 (44.5/192, 23.2%), where this engine, run beside it, scored 9.5/48 and
+// 26.5/96 (36/144, 25.0%); with the cells within four along the four's and the three's lines
+// instead of the windows 8.5/48; with the opponent's three-three squares answered too 21/96
+// (depth 8.47). Not kept: no gain that these games can show (one standard error of a 192-game
+// score near 24% is about 3 points). Also not kept, one 96-game run each against full strength:
+// [`SHALLOW_WIDTH`] 4 / 6 / 8 23/96, 6 / 8 / 10 14/96. This engine over the session's runs:
+// 82.5/336 (24.6%; 9.5/48, 26.5/96, 26.5/96, 20/96), so 167.5/720 (23.3%) with session 80's.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
