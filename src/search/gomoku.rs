@@ -227,7 +227,8 @@ pub struct GomokuBoard {
     path: Vec<u16>,
     /// Scratch list of the quiescence search's squares.
     quiet_scratch: Vec<u16>,
-    /// Scratch list for the forced defences.
+    /// The forced defences [`GomokuBoard::forced_defences`] last found (its output list, kept
+    /// to reuse its allocation).
     defences: Vec<Move>,
     /// Scratch list of the opponent's (square, five point) pairs, for the forced defences.
     three_pairs: Vec<(u16, u16)>,
@@ -425,8 +426,8 @@ impl GomokuBoard {
 
     /// The moves that do not lose at once when the opponent of the side to move has a square
     /// that would give it two five points (an open four, or two fours): those squares, the five
-    /// points they would make, and the side to move's own fours. False (and `out` empty) when the
-    /// opponent has no such square. Called after the forced rules: neither side has a five point.
+    /// points they would make, and the side to move's own fours, into [`Self::defences`] in cell
+    /// order. False (and the list empty) when the opponent has no such square. Called after the forced rules: neither side has a five point.
     ///
     /// Any other move loses: it makes no five point, so the opponent plays such a square and has
     /// two five points against none. A stone on `e` makes `f` a five point exactly when some
@@ -434,7 +435,8 @@ impl GomokuBoard {
     /// stone of the opponent just beyond it), so the three-stone windows are all that is needed.
     /// The threat search computes the same set on its own board
     /// ([`forced_defences`](super::threats::hooks::forced_defences)); a test checks they agree.
-    fn forced_defences(&mut self, out: &mut Vec<Move>) -> bool {
+    fn forced_defences(&mut self) -> bool {
+        let mut out = std::mem::take(&mut self.defences);
         out.clear();
         let them = 1 - self.side;
         // (square, five point it makes) for every three-stone window of theirs
@@ -450,14 +452,15 @@ impl GomokuBoard {
             }
         }
         self.three_pairs = pairs;
-        if out.is_empty() {
-            return false;
+        let forced = !out.is_empty();
+        if forced {
+            self.for_each_three(self.side, |e, _| out.push(Move::at(e as usize)));
+            // a move orders as its cell
+            out.sort_unstable();
+            out.dedup();
         }
-        self.for_each_three(self.side, |e, _| out.push(Move::at(e as usize)));
-        // a move orders as its cell
-        out.sort_unstable();
-        out.dedup();
-        true
+        self.defences = out;
+        forced
     }
 
     /// For each window holding three stones of side `s` and none of the other's (and that would
@@ -1258,10 +1261,7 @@ impl Board for GomokuBoard {
             }
             return Gen::Moves;
         }
-        let mut defences = std::mem::take(&mut self.defences);
-        let forced =
-            self.threats.is_some() && self.parts.defence && self.forced_defences(&mut defences);
-        self.defences = defences;
+        let forced = self.threats.is_some() && self.parts.defence && self.forced_defences();
         let (attack, defend) = (&self.value[me], &self.value[them]);
         if forced {
             // The opponent threatens two five points: only these moves do not lose at once.
@@ -1405,20 +1405,21 @@ impl Board for GomokuBoard {
         {
             return false;
         }
-        let mut defences = std::mem::take(&mut self.defences);
-        let forced = self.forced_defences(&mut defences);
-        let me = sides(self.side);
-        if forced && let Some(t) = self.threat_board() {
-            let order = eval::move_order();
-            out.extend(defences.iter().filter_map(|&mv| {
-                Some(Scored {
-                    mv,
-                    score: cell_order(order, t, me, mv.cell()?),
-                })
-            }));
-            out.sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
+        if !self.forced_defences() {
+            return false;
         }
-        self.defences = defences;
+        self.threat_board();
+        let Some(t) = self.threats.as_deref() else {
+            return false;
+        };
+        let (order, roles) = (eval::move_order(), sides(self.side));
+        out.extend(self.defences.iter().filter_map(|&mv| {
+            Some(Scored {
+                mv,
+                score: cell_order(order, t, roles, mv.cell()?),
+            })
+        }));
+        out.sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
         !out.is_empty()
     }
 
@@ -1548,8 +1549,9 @@ mod tests {
             assert_eq!(b.threes, fresh.threes);
             // the threat board follows, and the forced defences agree with its own account
             let mut fresh = fresh;
-            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
-            let forced = b.forced_defences(&mut mine);
+            let mut theirs = Vec::new();
+            let forced = b.forced_defences();
+            let mine = b.defences.clone();
             let over = b.winner.is_some();
             let (t, ft) = (b.threat_board().unwrap(), fresh.threat_board().unwrap());
             assert_eq!(t.hash(), g.hash());
