@@ -68,7 +68,8 @@ use crate::game::{Game, Move, Outcome, Side};
 use crate::tt::Table;
 use crate::zobrist::Keys;
 
-/// Window values by stone count (0..=5 stones of one colour, none of the other).
+/// Window values by stone count (0..=5 stones of one colour, none of the other): the baseline's
+/// evaluation.
 const VALUE: [i32; 6] = [0, 1, 12, 110, 1200, 0];
 /// Ordering value an empty cell gets from a window by the window's stone count.
 const ORDER: [i32; 6] = [0, 2, 14, 140, 0, 0];
@@ -194,12 +195,15 @@ pub struct GomokuBoard {
     cells: Vec<u8>,
     /// Stones of (black, white) in each window.
     counts: Vec<[u8; 2]>,
-    /// Pattern points of (black, white).
-    points: [i32; 2],
     /// Per side, its live windows (none of the other colour's stones) by how many of its stones
     /// they hold (index 0 unused).
     live: [[i32; 6]; 2],
-    /// Per side, per cell: ordering value from that side's live windows.
+    /// Per side, [`VALUE`] summed over its live windows: the baseline's evaluation, kept only
+    /// without a threat board.
+    points: [i32; 2],
+    /// Per side, per cell: ordering value from that side's live windows, kept only without a
+    /// threat board (the baseline's move order; [`GomokuBoard::order_value`] counts the few the
+    /// engine needs).
     value: [Vec<i32>; 2],
     /// Stones within two cells (Chebyshev) of each cell.
     near: Vec<u16>,
@@ -257,8 +261,8 @@ impl GomokuBoard {
             keys: game.keys(),
             cells: vec![0; size * size],
             counts: vec![[0; 2]; geo.windows.len()],
-            points: [0; 2],
             live: [[0; 6]; 2],
+            points: [0; 2],
             value: [vec![0; size * size], vec![0; size * size]],
             near: vec![0; size * size],
             fours: [Vec::new(), Vec::new()],
@@ -305,40 +309,62 @@ impl GomokuBoard {
         }
     }
 
-    /// Window `w` gains (`add`) or loses a stone of side `s`: update points and cell values.
-    #[inline]
+    /// Window `w` gains (`add`) or loses a stone of side `s`: update its counts, the live-window
+    /// tallies, the three-stone bits and (without a threat board) the cell values.
+    #[inline(always)]
     fn change(&mut self, w: usize, s: usize, add: bool) {
         let o = 1 - s;
         let [ks, ko] = [self.counts[w][s] as usize, self.counts[w][o] as usize];
-        if add {
-            self.counts[w][s] += 1;
-        } else {
-            self.counts[w][s] -= 1;
-        }
+        let ns = if add { ks + 1 } else { ks - 1 };
+        self.counts[w][s] = ns as u8;
         // three of one colour and none of the other: a window one stone short of a four
-        let [nb, nw] = self.counts[w];
-        let bit = 1u64 << (w % 64);
-        for (side, own, other) in [(0, nb, nw), (1, nw, nb)] {
-            if own == 3 && other == 0 {
-                self.threes[side][w / 64] |= bit;
-            } else {
-                self.threes[side][w / 64] &= !bit;
-            }
-        }
+        let (word, bit) = (w / 64, 1u64 << (w % 64));
         if ko == 0 {
             // Live for `s` before and after: its count moves by one.
-            let (from, to) = if add { (ks, ks + 1) } else { (ks, ks - 1) };
-            self.points[s] += VALUE[to] - VALUE[from];
-            self.live[s][from] -= 1;
-            self.live[s][to] += 1;
-            self.add_value(w, s, ORDER[to] - ORDER[from]);
-        } else if (add && ks == 0) || (!add && ks == 1) {
+            if ks == 3 || ns == 3 {
+                let threes = &mut self.threes[s][word];
+                *threes = if ns == 3 {
+                    *threes | bit
+                } else {
+                    *threes & !bit
+                };
+            }
+            self.live[s][ks] -= 1;
+            self.live[s][ns] += 1;
+            if self.threats.is_none() {
+                self.points[s] += VALUE[ns] - VALUE[ks];
+                self.add_value(w, s, ORDER[ns] - ORDER[ks]);
+            }
+        } else if (ks == 0) != (ns == 0) {
             // Live for the other side on one side of the change, dead on the other.
+            if ko == 3 {
+                let threes = &mut self.threes[o][word];
+                *threes = if ns == 0 {
+                    *threes | bit
+                } else {
+                    *threes & !bit
+                };
+            }
             let sign = if add { -1 } else { 1 };
-            self.points[o] += sign * VALUE[ko];
             self.live[o][ko] += sign;
-            self.add_value(w, o, sign * ORDER[ko]);
+            if self.threats.is_none() {
+                self.points[o] += sign * VALUE[ko];
+                self.add_value(w, o, sign * ORDER[ko]);
+            }
         }
+    }
+
+    /// Side `s`'s ordering value of cell `c`: [`ORDER`] of its stone count summed over the
+    /// windows through `c` that hold none of the other side's stones (what the baseline keeps
+    /// in `value`, counted afresh).
+    fn order_value(&self, s: usize, c: usize) -> i32 {
+        let geo = self.geo;
+        geo.through[geo.start[c] as usize..geo.start[c + 1] as usize]
+            .iter()
+            .map(|&w| self.counts[w as usize])
+            .filter(|cnt| cnt[1 - s] == 0)
+            .map(|cnt| ORDER[cnt[s] as usize])
+            .sum()
     }
 
     fn overline(&self, w: usize, s: usize) -> bool {
@@ -417,11 +443,6 @@ impl GomokuBoard {
             }
         }
         (out, k)
-    }
-
-    /// Pattern points of (black, white).
-    pub fn points(&self) -> [i32; 2] {
-        self.points
     }
 
     /// The moves that do not lose at once when the opponent of the side to move has a square
@@ -1262,15 +1283,17 @@ impl Board for GomokuBoard {
             return Gen::Moves;
         }
         let forced = self.threats.is_some() && self.parts.defence && self.forced_defences();
-        let (attack, defend) = (&self.value[me], &self.value[them]);
         if forced {
             // The opponent threatens two five points: only these moves do not lose at once.
             out.extend(self.defences.iter().map(|&mv| Scored {
                 mv,
-                score: mv.cell().map_or(0, |c| attack[c] + defend[c] * 7 / 10),
+                score: mv.cell().map_or(0, |c| {
+                    self.order_value(me, c) + self.order_value(them, c) * 7 / 10
+                }),
             }));
             return Gen::Moves;
         }
+        let (attack, defend) = (&self.value[me], &self.value[them]);
         if self.threats.is_some() {
             // The line patterns of the threat board order the moves (see [`cell_order`]).
             self.threat_board();
@@ -1464,7 +1487,21 @@ impl Board for GomokuBoard {
     }
 
     fn disable_exact_answers(&mut self) {
-        self.threats = None;
+        if self.threats.take().is_some() {
+            // the baseline's cell values and points, which the threat board stood in for
+            for (s, value) in self.value.iter_mut().enumerate() {
+                value.fill(0);
+                self.points[s] = 0;
+                for (w, cnt) in self.counts.iter().enumerate() {
+                    if cnt[1 - s] == 0 {
+                        self.points[s] += VALUE[cnt[s] as usize];
+                        for &c in &self.geo.windows[w] {
+                            value[c as usize] += ORDER[cnt[s] as usize];
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The threat search against the opponent's threats at the root: replies that lose to a
