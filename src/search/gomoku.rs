@@ -709,7 +709,7 @@ fn cell_order(
     cell: usize,
 ) -> i32 {
     let sq = t.sq_of(cell);
-    order.by_role[0][t.packed(sq, me) as usize] + order.by_role[1][t.packed(sq, them) as usize]
+    order.value(t.packed(sq, me), 0) + order.value(t.packed(sq, them), 1)
 }
 
 /// (side to move, opponent) of a side index.

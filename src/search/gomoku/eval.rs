@@ -233,22 +233,31 @@ pub fn order_weights() -> &'static OrderWeights {
 /// Per packed cell (a colour's four line levels on one empty cell), its value for the side to
 /// move and for the opponent: the class weight plus the four level weights of that role.
 pub struct CellValues {
-    pub by_role: [Box<[i32; 4096]>; 2],
+    /// Per packed cell, its values as (mover, opponent) side by side: the incremental boards
+    /// read both roles of a cell with one load.
+    by_packed: Box<[[i32; 2]; 4096]>,
 }
 
 impl CellValues {
     /// The tables of two roles from a value per packed cell and role (0 mover, 1 opponent).
     fn from_fn(value: impl Fn(pattern::Packed, usize) -> i32) -> CellValues {
-        let table = |role: usize| {
-            let mut t = Box::new([0i32; 4096]);
-            for (packed, v) in t.iter_mut().enumerate() {
-                *v = value(packed as pattern::Packed, role);
-            }
-            t
-        };
-        CellValues {
-            by_role: [table(0), table(1)],
+        let mut by_packed = Box::new([[0i32; 2]; 4096]);
+        for (packed, v) in by_packed.iter_mut().enumerate() {
+            *v = [0, 1].map(|role| value(packed as pattern::Packed, role));
         }
+        CellValues { by_packed }
+    }
+
+    /// The values of a packed cell as (mover, opponent).
+    #[inline]
+    pub fn roles(&self, packed: pattern::Packed) -> [i32; 2] {
+        self.by_packed[packed as usize]
+    }
+
+    /// The value of a packed cell in `role` (0 mover, 1 opponent).
+    #[inline]
+    pub fn value(&self, packed: pattern::Packed, role: usize) -> i32 {
+        self.by_packed[packed as usize][role]
     }
 
     /// The evaluation's tables of two roles' line-set weights (each [`LINE_SETS`] long).
@@ -290,7 +299,7 @@ impl CellValues {
 }
 
 /// The move order's tables, from the built-in order weights: a candidate cell's value is
-/// `by_role[0][mover's packed] + by_role[1][opponent's packed]`.
+/// `value(mover's packed, 0) + value(opponent's packed, 1)`.
 pub fn move_order() -> &'static CellValues {
     static VALUES: OnceLock<CellValues> = OnceLock::new();
     VALUES.get_or_init(|| {
@@ -358,8 +367,8 @@ mod tests {
         assert_eq!(line_set(0), 0);
         assert_eq!(line_set(7 | 7 << 3 | 7 << 6 | 7 << 9), LINE_SETS);
         for (role, weights) in [mover, opponent].into_iter().enumerate() {
-            assert_eq!(t.by_role[role][a as usize], weights[set - 1]);
-            assert_eq!(t.by_role[role][0], 0);
+            assert_eq!(t.value(a, role), weights[set - 1]);
+            assert_eq!(t.value(0, role), 0);
         }
         let (mover, opponent) = (&w[..PATTERN_FEATURES], &w[PATTERN_FEATURES..ORDER_FEATURES]);
         let t = CellValues::for_order(mover, opponent);
@@ -368,7 +377,7 @@ mod tests {
         let level = |l: usize| CLASSES + l - 1;
         for (role, weights) in [mover, opponent].into_iter().enumerate() {
             assert_eq!(
-                t.by_role[role][a as usize],
+                t.value(a, role),
                 weights[three_plus] + weights[level(4)] + weights[level(2)]
             );
         }

@@ -169,8 +169,9 @@ impl ThreatBoard {
                 let was = square.packed[c];
                 let now = was & !(7 << (3 * d)) | ln << (3 * d);
                 square.packed[c] = now;
-                for (role, table) in self.values.by_role.iter().enumerate() {
-                    self.eval[c][role] += table[now as usize] - table[was as usize];
+                let (before, after) = (self.values.roles(was), self.values.roles(now));
+                for role in 0..2 {
+                    self.eval[c][role] += after[role] - before[role];
                 }
             }
             let v = square.summary[c] - contribution(old) + contribution(e);
@@ -185,11 +186,11 @@ impl ThreatBoard {
         for c in 0..2 {
             let square = &mut self.sq[p];
             square.entries[c] = [0; 4];
-            let packed = square.packed[c] as usize;
+            let values = self.values.roles(square.packed[c]);
             square.packed[c] = 0;
             square.summary[c] = 0;
-            for (role, table) in self.values.by_role.iter().enumerate() {
-                self.eval[c][role] -= table[packed];
+            for role in 0..2 {
+                self.eval[c][role] -= values[role];
             }
             mark_threat(&mut self.threats[c], p, false);
         }
