@@ -170,8 +170,8 @@ impl ThreatBoard {
                 let now = was & !(7 << (3 * d)) | ln << (3 * d);
                 square.packed[c] = now;
                 let (before, after) = (self.values.roles(was), self.values.roles(now));
-                for role in 0..2 {
-                    self.eval[c][role] += after[role] - before[role];
+                for (sum, (a, b)) in self.eval[c].iter_mut().zip(after.iter().zip(before)) {
+                    *sum += a - b;
                 }
             }
             let v = square.summary[c] - contribution(old) + contribution(e);
@@ -189,8 +189,8 @@ impl ThreatBoard {
             let values = self.values.roles(square.packed[c]);
             square.packed[c] = 0;
             square.summary[c] = 0;
-            for role in 0..2 {
-                self.eval[c][role] -= values[role];
+            for (sum, v) in self.eval[c].iter_mut().zip(values) {
+                *sum -= v;
             }
             mark_threat(&mut self.threats[c], p, false);
         }
