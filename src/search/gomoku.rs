@@ -229,6 +229,9 @@ pub struct GomokuBoard {
     scratch: Option<Box<ThreatScratch>>,
     /// Cells played since this board was made.
     path: Vec<u16>,
+    /// How many of `path`'s first cells the threat board has played in the same order (an
+    /// undo can only shorten it; [`GomokuBoard::threat_board`] brings it to the whole path).
+    threat_synced: usize,
     /// Scratch list of the quiescence search's squares.
     quiet_scratch: Vec<u16>,
     /// The forced defences [`GomokuBoard::forced_defences`] last found (its output list, kept
@@ -280,6 +283,7 @@ impl GomokuBoard {
             parts: ThreatParts::default(),
             scratch: None,
             path: Vec::with_capacity(128),
+            threat_synced: 0,
             quiet_scratch: Vec::new(),
             defences: Vec::new(),
             three_pairs: Vec::new(),
@@ -685,15 +689,23 @@ impl GomokuBoard {
     /// and `path` differ), if the threat search is on.
     fn threat_board(&mut self) -> Option<&mut ThreatBoard> {
         let t = self.threats.as_mut()?;
-        let common = (0..t.played().min(self.path.len()))
-            .take_while(|&i| t.cell_of(t.played_at(i)) == self.path[i] as usize)
-            .count();
+        let synced = self.threat_synced.min(t.played());
+        debug_assert!(
+            (0..synced).all(|i| t.cell_of(t.played_at(i)) == self.path[i] as usize),
+            "the threat board's moves match the path up to the synced length"
+        );
+        // past it, a move taken back and played again (a re-search) may still be in place
+        let common = synced
+            + (synced..t.played().min(self.path.len()))
+                .take_while(|&i| t.cell_of(t.played_at(i)) == self.path[i] as usize)
+                .count();
         while t.played() > common {
             t.undo();
         }
         for &c in &self.path[common..] {
             t.play(t.sq_of(c as usize));
         }
+        self.threat_synced = self.path.len();
         Some(t)
     }
 }
@@ -1235,6 +1247,7 @@ impl Board for GomokuBoard {
         self.remove(c, self.side);
         self.hash ^= self.keys.stones[c][self.side] ^ self.keys.side;
         self.path.pop();
+        self.threat_synced = self.threat_synced.min(self.path.len());
         if let Some(sym) = &mut self.sym {
             sym.pop();
         }
