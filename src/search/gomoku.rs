@@ -315,8 +315,10 @@ impl GomokuBoard {
 
     /// Window `w` gains (`add`) or loses a stone of side `s`: update its counts, the live-window
     /// tallies, the three-stone bits and (without a threat board) the cell values.
+    /// Returns the window's new stone counts of `s` and of the other side (read from the counts
+    /// before the store: reading the pair back right after a one-byte store stalls the load).
     #[inline(always)]
-    fn change(&mut self, w: usize, s: usize, add: bool) {
+    fn change(&mut self, w: usize, s: usize, add: bool) -> (usize, usize) {
         let o = 1 - s;
         let [ks, ko] = [self.counts[w][s] as usize, self.counts[w][o] as usize];
         let ns = if add { ks + 1 } else { ks - 1 };
@@ -356,6 +358,7 @@ impl GomokuBoard {
                 self.add_value(w, o, sign * ORDER[ko]);
             }
         }
+        (ns, ko)
     }
 
     /// Side `s`'s ordering value of cell `c`: [`ORDER`] of its stone count summed over the
@@ -394,12 +397,11 @@ impl GomokuBoard {
         let geo = self.geo;
         for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
             let w = w as usize;
-            self.change(w, s, true);
-            let cnt = self.counts[w];
-            if cnt[1 - s] == 0 {
-                if cnt[s] == 4 {
+            let (own, other) = self.change(w, s, true);
+            if other == 0 {
+                if own == 4 {
                     self.fours[s].push(w as u32);
-                } else if cnt[s] == 5
+                } else if own == 5
                     && self.winner.is_none()
                     && (self.rule == Rule::Freestyle || !self.overline(w, s))
                 {
