@@ -233,7 +233,25 @@ pub const THREE_THREE_CLASS: u8 = 7;
 /// fours), 10 four-three, 9 four with a two or closed three, 8 four, 7 three-three, 6 three with a
 /// two or closed three, 5 three, 4 closed three with a two or another closed three, 3 two twos,
 /// 2 closed three, 1 two, 0 less.
-pub const fn cell_class(packed: Packed) -> u8 {
+#[inline]
+pub fn cell_class(packed: Packed) -> u8 {
+    CELL_CLASSES[packed as usize & 0xFFF]
+}
+
+/// [`cell_class`] of every packed cell, worked out at compile time (a lookup instead of counting
+/// the four levels at every call: the search asks it for each threat square at each leaf).
+static CELL_CLASSES: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut p = 0;
+    while p < 4096 {
+        t[p] = count_cell_class(p as Packed);
+        p += 1;
+    }
+    t
+};
+
+/// [`cell_class`], counted from the four levels.
+const fn count_cell_class(packed: Packed) -> u8 {
     let mut count = [0u8; 8];
     let mut d = 0;
     while d < 4 {
