@@ -315,7 +315,8 @@ impl GomokuBoard {
 
     /// Window `w` gains (`add`) or loses a stone of side `s`: update its counts, the live-window
     /// tallies, the three-stone bits and (without a threat board) the cell values.
-    /// Returns the window's new stone counts of `s` and of the other side (read from the counts
+    ///
+    /// Returns the window's new stone counts of `s` and of the other side (from the counts read
     /// before the store: reading the pair back right after a one-byte store stalls the load).
     #[inline(always)]
     fn change(&mut self, w: usize, s: usize, add: bool) -> (usize, usize) {
@@ -323,17 +324,10 @@ impl GomokuBoard {
         let [ks, ko] = [self.counts[w][s] as usize, self.counts[w][o] as usize];
         let ns = if add { ks + 1 } else { ks - 1 };
         self.counts[w][s] = ns as u8;
-        // three of one colour and none of the other: a window one stone short of a four
-        let (word, bit) = (w / 64, 1u64 << (w % 64));
         if ko == 0 {
             // Live for `s` before and after: its count moves by one.
             if ks == 3 || ns == 3 {
-                let threes = &mut self.threes[s][word];
-                *threes = if ns == 3 {
-                    *threes | bit
-                } else {
-                    *threes & !bit
-                };
+                self.mark_three(s, w, ns == 3);
             }
             self.live[s][ks] -= 1;
             self.live[s][ns] += 1;
@@ -344,12 +338,7 @@ impl GomokuBoard {
         } else if (ks == 0) != (ns == 0) {
             // Live for the other side on one side of the change, dead on the other.
             if ko == 3 {
-                let threes = &mut self.threes[o][word];
-                *threes = if ns == 0 {
-                    *threes | bit
-                } else {
-                    *threes & !bit
-                };
+                self.mark_three(o, w, ns == 0);
             }
             let sign = if add { -1 } else { 1 };
             self.live[o][ko] += sign;
@@ -359,6 +348,14 @@ impl GomokuBoard {
             }
         }
         (ns, ko)
+    }
+
+    /// Set (`on`) or clear window `w`'s bit among side `s`'s three-stone windows: three of its
+    /// stones and none of the other colour's, one stone short of a four.
+    #[inline(always)]
+    fn mark_three(&mut self, s: usize, w: usize, on: bool) {
+        let (word, bit) = (&mut self.threes[s][w / 64], 1u64 << (w % 64));
+        *word = if on { *word | bit } else { *word & !bit };
     }
 
     /// Side `s`'s ordering value of cell `c`: [`ORDER`] of its stone count summed over the
@@ -1084,6 +1081,31 @@ pub const FUTILITY: i32 = 130;
 // score near 24% is about 3 points). Also not kept, one 96-game run each against full strength:
 // [`SHALLOW_WIDTH`] 4 / 6 / 8 23/96, 6 / 8 / 10 14/96. This engine over the session's runs:
 // 82.5/336 (24.6%; 9.5/48, 26.5/96, 26.5/96, 20/96), so 167.5/720 (23.3%) with session 80's.
+//
+// Session 82: the two incremental boards made faster, behaviour unchanged (`bench --game
+// gomoku` 9,557,392 nodes and `selfplay --game gomoku --depth 8 --games 4` 34,261,792 before and
+// after). `bench --game gomoku` is no guide to the match search: perf puts 82% of its time in the
+// root threat search. Under perf on the 62 positions of games against full-strength Rapfi, 200 ms
+// a turn (the search a match runs), the window board and the threat board took about 57% of the
+// time. Kept: `place` takes a window's new counts from `change` instead of loading the pair back
+// right after `change`'s one-byte store (the stalled load held 80% of `place`'s samples); the
+// three-stone bits are touched only where a window's status can change; the baseline's cell
+// values and points are kept only without a threat board; the threat board is brought to a
+// node from the prefix of the path it is known to follow; cell classes come from a table built
+// at compile time; the cell values are one table of (mover, opponent) pairs. On the 62
+// positions: 1,086 kN/s before, 1,330-1,352 after; mean depth 8.69 → 8.97. Tried and not kept:
+// the threat board's undo from compact records of the entries a play changed, the keys cleared
+// by the undo (1,081 against 1,158 kN/s); the squares saved in a pass before the refreshes
+// (1,192 against 1,271); the lines unrolled by a constant reach, the live-window tallies packed
+// in one word, `wins` kept per node (each within 1%); double fours read from the threat board's
+// summaries (1,254-1,267 against 1,325-1,338: futility then brings the threat board to interior
+// nodes). Against Rapfi, 200 ms a turn, the twelve Gomocup openings both ways, 96-game runs two
+// at a time: full strength 22.5, 19, 19.5, 25.5, 16.5, 16.5 and 19 of 96 (138.5/672, 20.6%;
+// thinking 120-132 ms a move to Rapfi's 123-133), where the engine before these changes scored
+// 23.5/96 in the last run beside it (and 167.5/720, 23.3%, in sessions 80-81): no gain these
+// games can show, as sessions 40 and 46 found for more time. Strength 60 50/96 (52.1%; Rapfi 48
+// ms a move, this engine 105). Against the engine before these changes, both at 200 ms a turn,
+// 52/96 (48-40-8).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
