@@ -38,6 +38,22 @@ use crate::game::{Game, GameKind, Move};
 use crate::tt::{Bound, Entry, Table, TtCounters, TtStats, size_class};
 use picker::MovePicker;
 
+/// Tests' random games: one xorshift64 step (shifts 13, 7, 17) of `state`, returning the new
+/// state.
+#[cfg(test)]
+pub(crate) fn test_xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// Tests' random games: an item of `items` (not empty) chosen by the next xorshift state.
+#[cfg(test)]
+pub(crate) fn test_pick<T: Copy>(state: &mut u64, items: &[T]) -> T {
+    items[(test_xorshift(state) % items.len() as u64) as usize]
+}
+
 /// Deepest ply a search may reach.
 pub const MAX_PLY: usize = 128;
 /// Bigger than any score.

@@ -1601,10 +1601,7 @@ mod tests {
                 b = g.board();
                 continue;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = v[(rng % v.len() as u64) as usize];
+            let mv = crate::search::test_pick(&mut rng, &v);
             g.play(mv);
             b.play(mv);
             if rng.is_multiple_of(5) {
@@ -1686,10 +1683,7 @@ mod tests {
             if v.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = v[(rng % v.len() as u64) as usize];
+            let mv = crate::search::test_pick(&mut rng, &v);
             g.play(mv);
             baseline.play(mv);
             engine.play(mv);
@@ -1784,9 +1778,7 @@ mod tests {
                 g = Gomoku::default();
                 continue;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
+            crate::search::test_xorshift(&mut rng);
             // stay near the centre so that lines form
             let near: Vec<Move> = v
                 .iter()

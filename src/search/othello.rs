@@ -1140,10 +1140,7 @@ mod tests {
                 assert_eq!(-b.evaluate(1), best);
                 checked += 1;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            g.play(v[(rng % v.len() as u64) as usize]);
+            g.play(crate::search::test_pick(&mut rng, &v));
         }
         assert!(checked > 100);
     }
@@ -1238,10 +1235,7 @@ mod tests {
                 if v.is_empty() {
                     break;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                g.play(v[(rng % v.len() as u64) as usize]);
+                g.play(crate::search::test_pick(&mut rng, &v));
             }
             g.legal_moves(&mut v);
             if g.empties() == empties && !v.is_empty() {
@@ -1478,10 +1472,7 @@ mod tests {
                 b = g.board();
                 continue;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = v[(rng % v.len() as u64) as usize];
+            let mv = crate::search::test_pick(&mut rng, &v);
             assert!(b.is_legal(mv));
             g.play(mv);
             b.play(mv);

@@ -290,9 +290,7 @@ mod tests {
                 if game % 3 == 0 && n < 30 {
                     break;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
+                crate::search::test_xorshift(&mut rng);
                 let mut k = rng % mv.count_ones() as u64;
                 let mut m = mv;
                 while k > 0 {

@@ -753,9 +753,7 @@ mod tests {
                     side ^= 1;
                     continue;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
+                crate::search::test_xorshift(&mut rng);
                 let mut k = rng % m.count_ones() as u64;
                 let mut mm = m;
                 while k > 0 {
