@@ -202,7 +202,7 @@ pub struct GomokuBoard {
     /// without a threat board.
     points: [i32; 2],
     /// Per side, per cell: ordering value from that side's live windows, kept only without a
-    /// threat board (the baseline's move order; [`GomokuBoard::order_value`] counts the few the
+    /// threat board (the baseline's move order; [`GomokuBoard::order_values`] counts the few the
     /// engine needs).
     value: [Vec<i32>; 2],
     /// Stones within two cells (Chebyshev) of each cell.
@@ -358,17 +358,20 @@ impl GomokuBoard {
         *word = if on { *word | bit } else { *word & !bit };
     }
 
-    /// Side `s`'s ordering value of cell `c`: [`ORDER`] of its stone count summed over the
-    /// windows through `c` that hold none of the other side's stones (what the baseline keeps
-    /// in `value`, counted afresh).
-    fn order_value(&self, s: usize, c: usize) -> i32 {
+    /// Both sides' ordering values of cell `c` (black's, white's): per side, [`ORDER`] of its
+    /// stone count summed over the windows through `c` that hold none of the other side's
+    /// stones (what the baseline keeps in `value`, counted afresh).
+    fn order_values(&self, c: usize) -> [i32; 2] {
         let geo = self.geo;
-        geo.through[geo.start[c] as usize..geo.start[c + 1] as usize]
-            .iter()
-            .map(|&w| self.counts[w as usize])
-            .filter(|cnt| cnt[1 - s] == 0)
-            .map(|cnt| ORDER[cnt[s] as usize])
-            .sum()
+        let mut v = [0; 2];
+        for &w in &geo.through[geo.start[c] as usize..geo.start[c + 1] as usize] {
+            match self.counts[w as usize] {
+                [k, 0] => v[0] += ORDER[k as usize],
+                [0, k] => v[1] += ORDER[k as usize],
+                _ => {}
+            }
+        }
+        v
     }
 
     fn overline(&self, w: usize, s: usize) -> bool {
@@ -1325,7 +1328,8 @@ impl Board for GomokuBoard {
             out.extend(self.defences.iter().map(|&mv| Scored {
                 mv,
                 score: mv.cell().map_or(0, |c| {
-                    self.order_value(me, c) + self.order_value(them, c) * 7 / 10
+                    let v = self.order_values(c);
+                    v[me] + v[them] * 7 / 10
                 }),
             }));
             return Gen::Moves;
@@ -1526,18 +1530,17 @@ impl Board for GomokuBoard {
     fn disable_exact_answers(&mut self) {
         if self.threats.take().is_some() {
             // the baseline's cell values and points, which the threat board stood in for
-            for (s, value) in self.value.iter_mut().enumerate() {
-                value.fill(0);
-                self.points[s] = 0;
-                for (w, cnt) in self.counts.iter().enumerate() {
-                    if cnt[1 - s] == 0 {
-                        self.points[s] += VALUE[cnt[s] as usize];
-                        for &c in &self.geo.windows[w] {
-                            value[c as usize] += ORDER[cnt[s] as usize];
-                        }
-                    }
-                }
-            }
+            let values: Vec<[i32; 2]> = (0..self.cells.len())
+                .map(|c| self.order_values(c))
+                .collect();
+            self.value = [0, 1].map(|s| values.iter().map(|v| v[s]).collect());
+            self.points = [0, 1].map(|s| {
+                self.counts
+                    .iter()
+                    .filter(|cnt| cnt[1 - s] == 0)
+                    .map(|cnt| VALUE[cnt[s] as usize])
+                    .sum()
+            });
         }
     }
 
@@ -1698,7 +1701,7 @@ mod tests {
             assert_eq!(baseline.value, fresh.value);
             for c in (0..g.size() * g.size()).filter(|&c| g.cells()[c] == Cell::Empty) {
                 for s in 0..2 {
-                    assert_eq!(engine.order_value(s, c), fresh.value[s][c]);
+                    assert_eq!(engine.order_values(c)[s], fresh.value[s][c]);
                 }
             }
         }
@@ -1778,7 +1781,6 @@ mod tests {
                 g = Gomoku::default();
                 continue;
             }
-            crate::search::test_xorshift(&mut rng);
             // stay near the centre so that lines form
             let near: Vec<Move> = v
                 .iter()
@@ -1789,7 +1791,7 @@ mod tests {
                 })
                 .collect();
             let pool = if near.is_empty() { &v } else { &near };
-            g.play(pool[(rng % pool.len() as u64) as usize]);
+            g.play(crate::search::test_pick(&mut rng, pool));
             let mut b = g.board();
             if let Some(f) = b.eval_features() {
                 assert_eq!(b.evaluate(3), fitted(&f), "after {step} moves");

@@ -290,8 +290,7 @@ mod tests {
                 if game % 3 == 0 && n < 30 {
                     break;
                 }
-                crate::search::test_xorshift(&mut rng);
-                let mut k = rng % mv.count_ones() as u64;
+                let mut k = crate::search::test_xorshift(&mut rng) % mv.count_ones() as u64;
                 let mut m = mv;
                 while k > 0 {
                     m &= m - 1;

@@ -753,8 +753,7 @@ mod tests {
                     side ^= 1;
                     continue;
                 }
-                crate::search::test_xorshift(&mut rng);
-                let mut k = rng % m.count_ones() as u64;
+                let mut k = crate::search::test_xorshift(&mut rng) % m.count_ones() as u64;
                 let mut mm = m;
                 while k > 0 {
                     mm &= mm - 1;
