@@ -743,7 +743,7 @@ fn cell_order(
 /// same it cannot tell the one next to the action from one across the board.
 ///
 /// Measured (session 83) against Rapfi 0.43 classical at full strength, 200 ms a turn, the
-/// twelve Gomocup openings both ways, 96-game runs two at a time: see the session 83 notes above.
+/// twelve Gomocup openings both ways, 96-game runs two at a time: see the session 83 notes below.
 pub const RECENT_ORDER: [i32; 2] = [40, 20];
 /// How near (Chebyshev distance) a cell must be to a recent stone for [`RECENT_ORDER`].
 pub const RECENT_REACH: usize = 2;
@@ -1167,11 +1167,12 @@ pub const FUTILITY: i32 = 130;
 // than a two for both sides ([`QUIET_CLASS`] 0) 24 and 20 (22.9%), [`QUIET_CLASS`] 0 alone 21.5/96
 // (8.84); the move-order bonus near the opponent's last stone alone ([`RECENT_ORDER`]'s first term)
 // 18.5/96. Kept: [`RECENT_ORDER`], the bonus near both of the last two stones (9.00, `bench --game
-// gomoku` 9,594,394 nodes for 9,557,392): 25.5, 29, 20.5, 24.5, 23 and 21.5 of 96 (144/576, 25.0%;
-// thinking 115-130 ms a move to Rapfi's 121-132), where the engine without it scored 43.5/192
-// beside it and 349.5/1,584 (22.1%) over sessions 80-83: 2.9 points better, 1.4 standard errors, so
-// the gain is likely but not proven. Strength 60 57/96 (59.4%; Rapfi 47 ms a move, this engine
-// 103); against the engine without it, both at 200 ms a turn, 25/48 (23-21-4).
+// gomoku` 9,594,394 nodes for 9,557,392): 25.5, 29, 20.5, 24.5, 23, 21.5, 26 and 20.5 of 96
+// (190.5/768, 24.8%; thinking 115-130 ms a move to Rapfi's 121-132), where the engine without it
+// scored 43.5/192 beside it and 349.5/1,584 (22.1%) over sessions 80-83: 2.7 points better, 1.4
+// standard errors, so the gain is likely but not proven, and the 25% is not reached.
+// Strength 60 57/96 (59.4%; Rapfi 47 ms a move, this engine 103); against the engine without it,
+// both at 200 ms a turn, 25/48 (23-21-4).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
