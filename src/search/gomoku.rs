@@ -304,10 +304,15 @@ impl GomokuBoard {
 
     /// The last two stones played in this search, for the move order's [`RECENT_ORDER`].
     fn recent_stones(&self) -> RecentStones {
-        let n = self.path.len();
-        let at = |k: usize| (n >= k).then(|| self.path[n - k] as usize);
+        let (n, size) = (self.path.len(), self.geo.size);
+        let at = |k: usize| {
+            (n >= k).then(|| {
+                let c = self.path[n - k] as usize;
+                (c % size, c / size)
+            })
+        };
         RecentStones {
-            size: self.geo.size,
+            size,
             stones: [at(1), at(2)],
         }
     }
@@ -752,7 +757,8 @@ pub const RECENT_REACH: usize = 2;
 /// the side to move's own.
 struct RecentStones {
     size: usize,
-    stones: [Option<usize>; 2],
+    /// The stones' (column, row), worked out once per node rather than once per candidate.
+    stones: [Option<(usize, usize)>; 2],
 }
 
 impl RecentStones {
@@ -764,9 +770,7 @@ impl RecentStones {
             .iter()
             .zip(RECENT_ORDER)
             .filter(|(s, _)| {
-                s.is_some_and(|s| {
-                    x.abs_diff(s % self.size).max(y.abs_diff(s / self.size)) <= RECENT_REACH
-                })
+                s.is_some_and(|(sx, sy)| x.abs_diff(sx).max(y.abs_diff(sy)) <= RECENT_REACH)
             })
             .map(|(_, b)| b)
             .sum()
