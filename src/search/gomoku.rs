@@ -748,7 +748,8 @@ fn cell_order(
 /// same it cannot tell the one next to the action from one across the board.
 ///
 /// Measured (session 83) against Rapfi 0.43 classical at full strength, 200 ms a turn, the
-/// twelve Gomocup openings both ways, 96-game runs two at a time: see the session 83 notes below.
+/// twelve Gomocup openings both ways, 96-game runs two at a time: see the session 83 notes below,
+/// and session 84's for larger bonuses fitted to Rapfi's moves, and smaller ones (none kept).
 pub const RECENT_ORDER: [i32; 2] = [40, 20];
 /// How near (Chebyshev distance) a cell must be to a recent stone for [`RECENT_ORDER`].
 pub const RECENT_REACH: usize = 2;
@@ -1177,6 +1178,33 @@ pub const FUTILITY: i32 = 130;
 // standard errors, so the gain is likely but not proven, and the 25% is not reached.
 // Strength 60 57/96 (59.4%; Rapfi 47 ms a move, this engine 103); against the engine without it,
 // both at 200 ms a turn, 25/48 (23-21-4).
+//
+// Session 84, against full strength (200 ms a turn, the twelve Gomocup openings both ways, 96-game
+// runs two at a time; a throwaway switch per variant, each the shipped engine but for it). The
+// shipped engine scored 20, 18.5, 26.5, 26.5, 23.5 and 34 of 96 beside them (149/576, 25.9%), so
+// 339.5/1,344 (25.3%) over sessions 83-84; 33 of its 56 cycles of 24 games scored 6 or more. A
+// conditional logit of Rapfi's moves in 65,964 positions of sessions 80-83's referee records (the
+// chosen cell against the other candidates; the shipped pattern order as one feature, the Chebyshev
+// distance to each of the last four stones of the game as the others; a throwaway tool) puts the
+// bonus near the opponent's last stone far above [`RECENT_ORDER`]'s: 135, 98 and 52 hundredths of a
+// logit at distances one, two and three (the pattern order's own weight 100), 33, 22 and 19 near
+// one's own last stone, 31 near each of the two before. Held out, it ranks Rapfi's move first 32.4%
+// of the time (the pattern order alone 33.1%, with the shipped bonus 31.4%) and within the first
+// twelve 85.1% (82.6%, 84.1%). With the cells that make at most a two for both sides
+// ([`QUIET_CLASS`]) apart, the bonus near the opponent's last stone goes to the cells that make
+// something (152, 118 and 70) and none to the quiet ones. Not kept: the fitted bonuses 19.5/96, and
+// with the search's recent stones taken from the game as well where the path is shorter than two
+// (the root and its replies) 16.5/96; the split bonuses with the game's stones 23.5, 23 and 17.5 of
+// 96 (64/288, 22.2%, where the shipped engine scored 65/288 beside them); the game's stones alone
+// 21.5/96, with the bonus graded by distance (half as much again within one cell, three quarters at
+// two) 19/96; [`RECENT_ORDER`] half as large again (60 and 30) 25 and 17.5 of 96 (22.1%), half as
+// large (20 and 10) 15/96; the table as large as `INFO max_memory` allows (`--hash 232`) 20.5 and
+// 29 of 96 (49.5/192, 25.8%), no different. Ranking Rapfi's moves better is not what the search
+// needs from its order, as session 46 found for the whole pattern order. Where the time goes (perf
+// on the 62 positions, 1,285 kN/s): the threat board's refresh, play and undo 38%, the window
+// board's undo and place 12%, `generate` 8%; the root VCT takes 5 ms of its 9 ms share on average
+// (3 wins, 24 unknown, 35 no win). In runs that overlapped a build this engine's longest move was
+// 205-225 ms; otherwise 181-195 ms.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
