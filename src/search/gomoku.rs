@@ -1181,8 +1181,9 @@ pub const FUTILITY: i32 = 130;
 //
 // Session 84, against full strength (200 ms a turn, the twelve Gomocup openings both ways, 96-game
 // runs two at a time; a throwaway switch per variant, each the shipped engine but for it). The
-// shipped engine scored 20, 18.5, 26.5, 26.5, 23.5 and 34 of 96 beside them (149/576, 25.9%), so
-// 339.5/1,344 (25.3%) over sessions 83-84; 33 of its 56 cycles of 24 games scored 6 or more. A
+// shipped engine scored 20, 18.5, 26.5, 26.5, 23.5 and 34 of 96 beside them, and 21 and 18 in two
+// runs after them (188/768, 24.5%), so 378.5/1,536 (24.6%) over sessions 83-84: 37 of its 64 cycles
+// of 24 games scored 6 or more, so a 24-game check lands on either side of the 25%. A
 // conditional logit of Rapfi's moves in 65,964 positions of sessions 80-83's referee records (the
 // chosen cell against the other candidates; the shipped pattern order as one feature, the Chebyshev
 // distance to each of the last four stones of the game as the others; a throwaway tool) puts the
