@@ -1206,6 +1206,26 @@ pub const FUTILITY: i32 = 130;
 // board's undo and place 12%, `generate` 8%; the root VCT takes 5 ms of its 9 ms share on average
 // (3 wins, 24 unknown, 35 no win). In runs that overlapped a build this engine's longest move was
 // 205-225 ms; otherwise 181-195 ms.
+//
+// Session 85, against full strength (200 ms a turn, the twelve Gomocup openings both ways, 96-game
+// runs two at a time; a throwaway switch per variant, each the shipped engine but for it; mean
+// depth on the 62 positions in brackets, 8.69 without). The shipped engine scored 25.5 and 24 of 96
+// beside them and 31 and 23.5 in two runs after them (104/384, 27.1%; 10 of its 16 cycles of 24
+// games scored 6 or more), so 482.5/1,920 (25.1%, one standard error about 1.0) over sessions
+// 83-85, 47 of 80 cycles at 6 or more: at the 25%, not clearly above it. Not kept: no late
+// move reduction for a move within one cell of the opponent's last stone (8.69; `bench --game
+// gomoku` 9,792,599 nodes) 28.5, 25.5, 23, 25, 15.5 and 22 of 96 (139.5/576, 24.2%), and with a ply
+// more for a move more than three cells from both last stones (8.90) 14.5/68, stopped; static
+// futility to three plies from the horizon instead of [`FUTILITY_DEPTH`]'s five (8.31) 20/96; a
+// node with up to three moves (the open three's few defences) extended a ply as the single move of
+// a four's block is (8.74) 24/96; a pessimistic evaluation, the root opponent's live windows and
+// cell values counted a quarter more wherever they stand (8.98) 8.5/55, stopped; three candidates
+// more than [`width_at`] allows at the nodes where the root's opponent moves, so that the search
+// looks at more of Rapfi's options than of its own (8.50) 27.5, 19.5 and 20 of 96 (67/288, 23.3%).
+// Rapfi's own search, for scale: on a five-stone opening position at 1 s a turn, 902 kN/s (this
+// engine 1,200-1,300 on the match positions) and depth 16 after 52 ms, 20 after 970 ms (875k
+// nodes): a narrower tree, not a faster one. Like sessions 38-84's changes, each of these lands
+// within a standard error of the shipped engine (about 4.4 points a 96-game run).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
