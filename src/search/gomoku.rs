@@ -1226,6 +1226,29 @@ pub const FUTILITY: i32 = 130;
 // engine 1,200-1,300 on the match positions) and depth 16 after 52 ms, 20 after 970 ms (875k
 // nodes): a narrower tree, not a faster one. Like sessions 38-84's changes, each of these lands
 // within a standard error of the shipped engine (about 4.4 points a 96-game run).
+//
+// Session 86, against full strength (200 ms a turn, the twelve Gomocup openings both ways, 96-game
+// runs two at a time; a throwaway switch per variant, each the shipped engine but for it; mean
+// depth on the 62 positions in brackets). Two of the larger gains Rapfi's source credits to its own
+// search (its comments: about 50 Elo for the fail-high reduction, 52 for the singular extension),
+// and its cut-node reduction, none in this engine before, built our way in the generic search (an
+// expected-cut-node flag passed down as in Stockfish and Rapfi: a null-window search's child at
+// full depth flips it, a reduced search's child is one). Rapfi's fail-high reduction: at a
+// null-window cut node whose evaluation clears beta by 60 a ply (its 15 a ply at its 250 units a
+// logit), every move but a four searched a ply shallower (9.60 against 8.73; `bench --game gomoku`
+// 9,421,458 nodes) 22/96; with one ply more of late move reduction at cut nodes for a move that is
+// neither the table move nor a killer (9.69) 17.5/96. A singular extension (the table move, a lower
+// bound at most two plies shallower, searched a ply deeper when every other move fails low at half
+// the depth against its score less a margin a ply; the node cut when that lowered bound still
+// clears beta, the move a ply shallower when it does not but the table score does): from six plies,
+// 10 a ply (7.90 against 8.61, both measured beside two matches; 9,761,975 nodes) 20.5/96; from
+// eight plies, 10 a ply, 26 and 22.5 of 96 (48.5/192, 25.3%); 20 a ply 26 and 20.5 (46.5/192,
+// 24.2%); 40 a ply 17.5/96. The table's `aging` policy instead of `two-tier` 26 and 20 of 96
+// (46/192, 24.0%). The shipped engine beside and after them: 20.5, 28.5, 25.5 and 24 of 96
+// (98.5/384, 25.7%; 11 of its 16 cycles of 24 games at 6 or more), so 581/2,304 (25.2%, one
+// standard error about 0.9) over sessions 83-86, 58 of 96 cycles at 6 or more: still at the issue's
+// 25%, not clearly above it. As with the depth bought by sessions 38-85's pruning, what these buy
+// or spend in depth does not show against Rapfi.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
