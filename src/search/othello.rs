@@ -102,6 +102,11 @@
 //! `--move-ms 136` on the first six of those sets 46.5% (89-106-45) at 1.69 times, where `68`
 //! scored 44.8% on them: here too, time alone buys little.
 //!
+//! Session 86 (NTest at depth 16 thinks 56-57 ms a move on this machine; XOT sets `--shuffle
+//! --seed 3001` to `3006`, two matches side by side, the build of 5e26c91): `--move-ms 56`
+//! (uncapped) scored 37.7% (69-128-43) at 0.90 times NTest's think time, `--move-ms 68` 36.9%
+//! (75-138-27) at 1.10 times.
+//!
 //! Measured and not kept (session 79, a throwaway switch in the iterative deepening): from depth
 //! 6 on, only every other iteration (6, 8, 10 …, so every iteration's leaves have the same
 //! parity of empties as the last one's). On one position of 52 empties at a fixed depth 20 it
