@@ -88,7 +88,8 @@ struct Args {
     /// Fit on the nodes where the search tries Multi-ProbCut instead of the game positions: the
     /// games are played by the engine at this depth (its fixed-depth confidence, a cleared
     /// table per game, up to `--tree-until` empties), and the nodes of those searches are
-    /// sampled ([`NodeSampler`]). 0: the greedy games' positions themselves.
+    /// sampled ([`NodeSampler`](xorboard::search::othello::probcut::NodeSampler)). 0: the
+    /// greedy games' positions themselves.
     #[arg(long, default_value_t = 0)]
     tree_depth: u32,
     /// The tree games stop at this many empties.

@@ -1599,7 +1599,7 @@ impl Board for GomokuBoard {
     }
 
     /// The opponent's open three at the horizon (a square where its stone makes two five
-    /// points): the forced defences ([`GomokuBoard::forced_defences`]: those squares, the five
+    /// points): the forced defences (`GomokuBoard::forced_defences`: those squares, the five
     /// points they would make, and the side to move's own fours), ordered by their patterns,
     /// instead of a stand-pat that scores the three as if it could be left alone.
     fn quiescence_evasions(&mut self, depth: i32, out: &mut Vec<Scored>) -> bool {

@@ -85,7 +85,7 @@ pub struct ProbCutConfidence {
     /// The static gate in the game's unit (Othello: centi-discs), or `None` to try every check:
     /// a shallow search is tried only where the static evaluation comes within this of the
     /// bound it must clear (see [`ProbCut`](crate::search::ProbCut) and
-    /// [`STATIC_GATE`](crate::search::othello::probcut::STATIC_GATE)).
+    /// [`STATIC_GATE`]).
     pub gate: Option<u16>,
 }
 
@@ -115,7 +115,7 @@ impl std::fmt::Display for ProbCutConfidence {
 
 /// Multi-ProbCut as given on a command line: `off`, or `BASE,PER_DEPTH[,GATE]` — the confidence
 /// in hundredths of a standard deviation, then the static gate in the game's unit or `off`
-/// (default: [`STATIC_GATE`](crate::search::othello::probcut::STATIC_GATE); see
+/// (default: [`STATIC_GATE`]; see
 /// [`ProbCutConfidence`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProbCutSpec(pub Option<ProbCutConfidence>);
