@@ -1249,6 +1249,32 @@ pub const FUTILITY: i32 = 130;
 // standard error about 0.9) over sessions 83-86, 58 of 96 cycles at 6 or more: still at the issue's
 // 25%, not clearly above it. As with the depth bought by sessions 38-85's pruning, what these buy
 // or spend in depth does not show against Rapfi.
+//
+// Session 87, where the games against full strength are lost, read by full-strength Rapfi (300 ms
+// a position, a fresh board each; a throwaway script) at each of our turns in the 65 games of one
+// of session 86's runs that the shipped engine did not win. Our move was Rapfi's own choice 49.9%
+// of the time (943 of 1,889); where it was, Rapfi's score hardly moved by our next turn (0.1 of
+// its units on average), where it was not, it fell by 42 on average. 62 times our move took the
+// game from an open score to a proven loss (Rapfi's mate in 18 to 54 plies), 50 of them with a
+// move Rapfi would not have played, 35 of those from a score above -500 and 21 above -250: most
+// games end in one such collapse, not in a drift. Only once did we miss a proven win of our own
+// (a mate in 27). Our threat search (`solve --game gomoku`, 1 s) proves the opponent's win after
+// our move in 11 of those 35 positions, 10 of them within 0.18 s (20,000 to 280,000 threat
+// nodes); the rest are wins with quiet moves in them, beyond a search of fours and threes. So a
+// check of the chosen move was built (a throwaway switch): after each iteration whose best move is
+// new, a VCT of the opponent after it (four threes, up to 60,000 nodes and 15% of the turn); a
+// move proven lost leaves the root and the iteration is searched again without it (at most three
+// a search). Sound where checked (six refutations, each a mate for the opponent by Rapfi), and on
+// the 62 positions 18 refutations in 134 checks, 13% of the time, mean depth 8.66 against 8.74.
+// Against full strength, 200 ms a turn, 96-game runs: 16 and 14 (30/192, 15.6%); checking only
+// from depth 6, at most two a search, 17.5/96; the shipped engine beside and after them 22.5,
+// 19.5 and 23 of 96 (65/288, 22.6%; 5 of its 12 cycles of 24 games at 6 or more). On the 62
+// positions the check mostly refutes the early iterations' best moves, which the deeper ones
+// drop anyway, and where it changed the final move Rapfi scored the change better twice and
+// worse twice: the time and the searches redone cost more than the rare collapse it averts. Not
+// kept. Over sessions 83-87 the shipped engine stands at 646/2,592 (24.9%, one standard error
+// about 0.9; 63 of 108 cycles at 6 or more): at the 25%, not above it. The edge and corner
+// openings G01 and G02 scored 0 of 24 this session, G05 with this engine as white 12 of 12.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
