@@ -1272,15 +1272,14 @@ pub const FUTILITY: i32 = 130;
 // positions the check mostly refutes the early iterations' best moves, which the deeper ones
 // drop anyway, and where it changed the final move Rapfi scored the change better twice and
 // worse twice: the time and the searches redone cost more than the rare collapse it averts. Not
-// kept. Over sessions 83-87 the shipped engine stands at 646/2,592 (24.9%, one standard error
-// about 0.9; 63 of 108 cycles at 6 or more): at the 25%, not above it. The edge and corner
-// openings G01 and G02 scored 0 of 24 this session, G05 with this engine as white 12 of 12.
-// Also not kept (a throwaway constant in the generic search): Rapfi extends the reply to a four
-// by 1.3 plies (its comments: about 77 Elo over none), where this engine gives a node with a
+// kept. Also not kept (a throwaway constant in the generic search): Rapfi extends the reply to a
+// four by 1.3 plies (its comments: about 77 Elo over none), where this engine gives a node with a
 // single move one ply; in whole plies, every third such node on a path searched two plies deeper
 // (mean depth on the 62 positions 8.40 against 8.74, `bench --game gomoku` 9,586,157 nodes) scored
 // 25, 25.5 and 13.5 of 96 (64/288, 22.2%) beside the shipped engine's 22.6%; every second one
-// (7.92) 15/96.
+// (7.92) 15/96. Over sessions 83-87 the shipped engine stands at 646/2,592 (24.9%, one standard
+// error about 0.9; 63 of 108 cycles at 6 or more): at the 25%, not above it. The edge and
+// corner openings G01 and G02 scored 0 of 24 this session, G05 with this engine as white 12 of 12.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
