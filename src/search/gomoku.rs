@@ -1291,23 +1291,26 @@ pub const FUTILITY: i32 = 130;
 // (its caps halve where the side to move's static evaluation has not risen since two plies up):
 // there the caps 3 / 4 / 5 near the horizon and 7 above (8.90) 21 and 25 of 96 (46/192, 24.0%).
 // Soft caps (the moves past [`WIDTH`] kept up to 20 at four or more plies from the horizon, each
-// reduced two plies more; 8.95) 19.5 and 14.5 of 96 (34/192, 17.7%). More time for this engine
-// alone (its own `INFO timeout_turn`, Rapfi at 200 ms): 300 ms 25/96 (26.0%; 195 ms a move to
-// Rapfi's 133), 400 ms 29/96 (30.2%; 237 ms to 126): twice the time buys some five points, and so
-// would the same tree searched twice as fast; a few percent of speed does not show (perf on the 62
-// positions: the threat board's refresh, play and undo 38% of the time, the window board's undo and
-// place 12%, `generate` 5%; 1,260-1,300 kN/s, where Rapfi searches 900). Session 87's 35 collapses
-// (our move, not Rapfi's choice, from a score above -500 to a Rapfi-proven loss), each searched
-// again from a fresh engine: our 200 ms move is the game's in 23 of them, and full-strength Rapfi
-// (300 ms) proves the opponent's win after it in 20 to 22 (three runs); after our 2 s move in 11,
-// after 2 s with wider caps (8 / 10 / 14 near the horizon, 24 above) in 10; at 200 ms with those
-// caps 15 and 16, with 24 above only 17, with the wider caps near the horizon only 18, with the
-// soft caps 17 (and 18 with 24 kept, three plies more), at 400 ms 21. Positions chosen for the
-// shipped engine's mistakes reward any change that moves it elsewhere, and the soft caps' 17.7%
-// shows this count does not rank engines. The shipped engine this session: 25.5, 24.5 and 28 of 96
-// (78/288, 27.1%; 9 of its 12 cycles of 24 games at 6 or more; thinking 121-125 ms a move to
-// Rapfi's 126-130), so 724/2,880 (25.1%, one standard error about 0.8; 72 of 120 cycles at 6 or
-// more) over sessions 83-88: at the 25%, not clearly above it.
+// reduced two plies more; 8.95) 19.5 and 14.5 of 96 (34/192, 17.7%). Rapfi's logarithmic late move
+// reductions as a floor under [`LMR`]'s (a move reduced at least ln(depth)·ln(move number) plies,
+// its own policy term left out; 9.84 against 8.82) 20.5 and 25 of 96 (45.5/192, 23.7%): a ply of
+// depth bought by pruning, and again no gain. More time for this engine alone (its own `INFO
+// timeout_turn`, Rapfi at 200 ms): 300 ms 25/96 (26.0%; 195 ms a move to Rapfi's 133), 400 ms 29/96
+// (30.2%; 237 ms to 126): twice the time buys some five points, and so would the same tree searched
+// twice as fast; a few percent of speed does not show (perf on the 62 positions: the threat board's
+// refresh, play and undo 38% of the time, the window board's undo and place 12%, `generate` 5%;
+// 1,260-1,300 kN/s, where Rapfi searches 900). Session 87's 35 collapses (our move, not Rapfi's
+// choice, from a score above -500 to a Rapfi-proven loss), each searched again from a fresh engine:
+// our 200 ms move is the game's in 23 of them, and full-strength Rapfi (300 ms) proves the
+// opponent's win after it in 20 to 22 (three runs); after our 2 s move in 11, after 2 s with wider
+// caps (8 / 10 / 14 near the horizon, 24 above) in 10; at 200 ms with those caps 15 and 16, with 24
+// above only 17, with the wider caps near the horizon only 18, with the soft caps 17 (and 18 with
+// 24 kept, three plies more), at 400 ms 21. Positions chosen for the shipped engine's mistakes
+// reward any change that moves it elsewhere, and the soft caps' 17.7% shows this count does not
+// rank engines. The shipped engine this session: 25.5, 24.5 and 28 of 96 (78/288, 27.1%; 9 of its
+// 12 cycles of 24 games at 6 or more; thinking 121-125 ms a move to Rapfi's 126-130), so 724/2,880
+// (25.1%, one standard error about 0.8; 72 of 120 cycles at 6 or more) over sessions 83-88: at the
+// issue's 25%, not clearly above it.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
