@@ -1285,16 +1285,17 @@ pub const FUTILITY: i32 = 130;
 // runs two at a time; a throwaway switch per variant, each the shipped engine but for it; mean
 // depth on the 62 positions in brackets, 8.69-8.84 without). Razoring into the quiescence search
 // (Rapfi's step "razoring with VCF", about 68 Elo by its comments; session 49's razoring returned
-// the evaluation or ran the leaf seam's VCF): a null-window node one or two plies from the horizon,
-// no threat to answer, whose evaluation plus 80 and 60 a ply stays below alpha returns the
-// quiescence search's value where that fails low (9.13) 12.5/91, stopped. Rapfi's move-count gate
-// (its caps halve where the side to move's static evaluation has not risen since two plies up):
-// there the caps 3 / 4 / 5 near the horizon and 7 above (8.90) 21 and 25 of 96 (46/192, 24.0%).
-// Soft caps (the moves past [`WIDTH`] kept up to 20 at four or more plies from the horizon, each
-// reduced two plies more; 8.95) 19.5 and 14.5 of 96 (34/192, 17.7%). Rapfi's logarithmic late move
-// reductions as a floor under [`LMR`]'s (a move reduced at least ln(depth)·ln(move number) plies,
-// its own policy term left out; 9.84 against 8.82) 20.5 and 25 of 96 (45.5/192, 23.7%): a ply of
-// depth bought by pruning, and again no gain. More time for this engine alone (its own `INFO
+// the evaluation or ran the leaf seam's VCF, session 74's, into this quiescence search at 200 a ply
+// to three plies, scored 3.5/32): a null-window node one or two plies from the horizon, no threat
+// to answer, whose evaluation plus 80 and 60 a ply stays below alpha returns the quiescence
+// search's value where that fails low (9.13) 12.5/91, stopped. Rapfi's move-count gate (its caps
+// halve where the side to move's static evaluation has not risen since two plies up): there the
+// caps 3 / 4 / 5 near the horizon and 7 above (8.90) 21 and 25 of 96 (46/192, 24.0%). Soft caps
+// (the moves past [`WIDTH`] kept up to 20 at four or more plies from the horizon, each reduced two
+// plies more; 8.95) 19.5 and 14.5 of 96 (34/192, 17.7%). Rapfi's logarithmic late move reductions
+// as a floor under [`LMR`]'s (a move reduced at least ln(depth)·ln(move number) plies, its own
+// policy term left out; 9.84 against 8.82) 20.5 and 25 of 96 (45.5/192, 23.7%): a ply of depth
+// bought by pruning, and again no gain. More time for this engine alone (its own `INFO
 // timeout_turn`, Rapfi at 200 ms): 300 ms 25/96 (26.0%; 195 ms a move to Rapfi's 133), 400 ms 29/96
 // (30.2%; 237 ms to 126): twice the time buys some five points, and so would the same tree searched
 // twice as fast; a few percent of speed does not show (perf on the 62 positions: the threat board's
@@ -1307,10 +1308,10 @@ pub const FUTILITY: i32 = 130;
 // above only 17, with the wider caps near the horizon only 18, with the soft caps 17 (and 18 with
 // 24 kept, three plies more), at 400 ms 21. Positions chosen for the shipped engine's mistakes
 // reward any change that moves it elsewhere, and the soft caps' 17.7% shows this count does not
-// rank engines. The shipped engine this session: 25.5, 24.5 and 28 of 96 (78/288, 27.1%; 9 of its
-// 12 cycles of 24 games at 6 or more; thinking 121-125 ms a move to Rapfi's 126-130), so 724/2,880
-// (25.1%, one standard error about 0.8; 72 of 120 cycles at 6 or more) over sessions 83-88: at the
-// issue's 25%, not clearly above it.
+// rank engines. The shipped engine this session: 25.5, 24.5, 28, 25 and 23.5 of 96 (126.5/480,
+// 26.4%; 14 of its 20 cycles of 24 games at 6 or more; thinking 121-127 ms a move to Rapfi's
+// 126-131), so 772.5/3,072 (25.1%, one standard error about 0.8; 77 of 128 cycles at 6 or more)
+// over sessions 83-88: at the 25%, not clearly above it.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
