@@ -1308,10 +1308,13 @@ pub const FUTILITY: i32 = 130;
 // above only 17, with the wider caps near the horizon only 18, with the soft caps 17 (and 18 with
 // 24 kept, three plies more), at 400 ms 21. Positions chosen for the shipped engine's mistakes
 // reward any change that moves it elsewhere, and the soft caps' 17.7% shows this count does not
-// rank engines. The shipped engine this session: 25.5, 24.5, 28, 25 and 23.5 of 96 (126.5/480,
-// 26.4%; 14 of its 20 cycles of 24 games at 6 or more; thinking 121-127 ms a move to Rapfi's
-// 126-131), so 772.5/3,072 (25.1%, one standard error about 0.8; 77 of 128 cycles at 6 or more)
-// over sessions 83-88: at the 25%, not clearly above it.
+// rank engines. Without the opening book (`piskvork --no-book`, the shipped engine otherwise) 14.5
+// and 15.5 of 96 (30/192, 15.6%): against full strength the book (`build-gomoku-book`) is worth
+// some ten points, as it was against strength 60 in session 50. The shipped engine this session:
+// 25.5, 24.5, 28, 25 and 23.5 of 96 (126.5/480, 26.4%; 14 of its 20 cycles of 24 games at 6 or
+// more; thinking 121-127 ms a move to Rapfi's 126-131), so 772.5/3,072 (25.1%, one standard error
+// about 0.8; 77 of 128 cycles at 6 or more) over sessions 83-88: at the 25%, not clearly
+// above it.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
