@@ -63,6 +63,11 @@
 //! have get the same reply) against full-strength Rapfi, 200 ms a turn, two 96-game runs side by
 //! side with the shipped book: 22.5 and 19 (41.5/192, 21.6%) against the shipped book's 26.5 and
 //! 20 (46.5/192, 24.2%). Not kept.
+//!
+//! Session 88, what the shipped book is worth against full-strength Rapfi (200 ms a turn, the
+//! twelve openings both ways, 96-game runs two at a time): without it (`piskvork --no-book`) 14.5
+//! and 15.5 of 96 (30/192, 15.6%), with it 126.5/480 (26.4%) in the same session (see the session
+//! notes in `src/search/gomoku.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -1285,7 +1285,7 @@ pub const FUTILITY: i32 = 130;
 // runs two at a time; a throwaway switch per variant, each the shipped engine but for it; mean
 // depth on the 62 positions in brackets, 8.69-8.84 without). Razoring into the quiescence search
 // (Rapfi's step "razoring with VCF", about 68 Elo by its comments; session 49's razoring returned
-// the evaluation or ran the leaf seam's VCF, session 74's, into this quiescence search at 200 a ply
+// the evaluation or ran the leaf seam's VCF; session 74's, into this quiescence search at 200 a ply
 // to three plies, scored 3.5/32): a null-window node one or two plies from the horizon, no threat
 // to answer, whose evaluation plus 80 and 60 a ply stays below alpha returns the quiescence
 // search's value where that fails low (9.13) 12.5/91, stopped. Rapfi's move-count gate (its caps
