@@ -20,8 +20,10 @@
 //! A command that cannot be honoured gets `ERROR <what and why>` and changes nothing. Problems
 //! with `INFO` values are reported as `MESSAGE` lines just before the next answer, as the protocol
 //! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV,
-//! or `MESSAGE <side> book move` when the opening book ([`GomokuBook`], given by
-//! [`Piskvork::with_book`]) knows the position: then it answers at once, without a search.
+//! or `MESSAGE <side> book move (looked ahead: …)` when the opening book ([`GomokuBook`], given by
+//! [`Piskvork::with_book`]) knows the position: then the move is the book's, and the turn's time
+//! goes to a search of the position after it (the opponent to move), which leaves the table warm
+//! for the next turn (the first move after the book is otherwise searched from an empty table).
 //!
 //! Time: a turn's clock starts when the command line arrives (for a position, the `BOARD` line). The search gets
 //! `min(0.93·timeout_turn − margin, time_left / 20)` (at least 5 ms; the margin is a twentieth of
@@ -74,6 +76,9 @@ struct Collect {
 struct Task {
     id: u64,
     position: Gomoku,
+    /// The move already chosen without a search (the book's): the search looks at the position
+    /// after it, and its result only warms the table for the next turn.
+    known: Option<Move>,
 }
 
 /// The Piskvork session state.
@@ -324,20 +329,41 @@ impl Piskvork {
         if let Some(mv) = self.book.as_ref().and_then(|b| b.reply(&game))
             && chosen_move(&game, &self.blocked, Some(mv)) == Some(mv)
         {
-            let side = side_name(&game);
-            return self.reply(&game, mv, format!("MESSAGE {side} book move"));
+            let mut next = game.clone();
+            next.play(mv);
+            if next.outcome().is_some() || chosen_move(&next, &self.blocked, None).is_none() {
+                let side = side_name(&game);
+                return self.reply(&game, mv, format!("MESSAGE {side} book move"));
+            }
+            // The turn is ours all the same: its time goes to the position after the book move,
+            // so that the table is warm when the opponent's reply comes.
+            return self.search(at, game, next, Some(mv));
         }
+        self.search(at, game.clone(), game, None)
+    }
+
+    /// Search `target` on this turn's clock (started at `at`) for the move in `position`: the
+    /// best move found, or `known` when the move is already chosen (`target` is then the
+    /// position after it).
+    fn search(
+        &mut self,
+        at: Instant,
+        position: Gomoku,
+        target: Gomoku,
+        known: Option<Move>,
+    ) -> Vec<Effect> {
         let budget = self.budget();
         let spent = at.elapsed();
         let id = self.next_id;
         self.next_id += 1;
         self.task = Some(Task {
             id,
-            position: game.clone(),
+            position,
+            known,
         });
         vec![Effect::Search(SearchRequest {
             id,
-            position: AnyGame::Gomoku(game),
+            position: AnyGame::Gomoku(target),
             depth: None,
             time: Some(budget.saturating_sub(spent).max(Duration::from_millis(1))),
             deadline: Some(at + budget),
@@ -614,6 +640,14 @@ impl Session for Piskvork {
         let Some(task) = self.task.take().filter(|t| t.id == id) else {
             return Vec::new();
         };
+        if let Some(mv) = task.known {
+            let side = side_name(&task.position);
+            let message = format!(
+                "MESSAGE {side} book move (looked ahead: depth {} nodes {} time {} ms)",
+                info.depth, info.nodes, info.elapsed_ms
+            );
+            return self.reply(&task.position, mv, message);
+        }
         let Some(mv) = chosen_move(&task.position, &self.blocked, info.best) else {
             return self.error("no free field to play".into());
         };
@@ -732,7 +766,7 @@ mod tests {
     }
 
     #[test]
-    fn book_positions_are_answered_without_a_search() {
+    fn book_positions_are_answered_with_the_book_move_after_a_look_ahead() {
         let keys = Keys::default_keys();
         let book = GomokuBook::parse("7,7 7,6 -> 6,6", keys).unwrap();
         let now = Instant::now();
@@ -740,11 +774,33 @@ mod tests {
         let board = ["BOARD", "7,7,1", "8,7,2", "DONE"];
         let mut s = Piskvork::new(keys, 8).with_book(Some(Arc::new(book)));
         s.line("START 15", now);
-        let mut out = Vec::new();
+        let mut e = Vec::new();
         for l in board {
-            out = sent(&s.line(l, now));
+            e = s.line(l, now);
         }
-        assert_eq!(out, ["MESSAGE black book move", "8,6"]);
+        // The turn's search looks at the position after the book move, opponent to move.
+        let Some(Effect::Search(req)) = e.first() else {
+            panic!("a search of the position after the book move: {e:?}")
+        };
+        let AnyGame::Gomoku(ahead) = &req.position else {
+            panic!("a Gomoku search: {:?}", req.position)
+        };
+        assert_eq!(ahead.stones(), 3);
+        assert_eq!(ahead.last_move(), Some(Move::at(6 * 15 + 8)));
+        assert!(sent(&e).is_empty(), "nothing sent before the search ends");
+        // Whatever that search prefers, the answer is the book move.
+        let info = SearchInfo {
+            best: Some(Move::at(0)),
+            depth: 9,
+            ..SearchInfo::default()
+        };
+        let out = sent(&s.done(req.id, &info));
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(
+            out[0].starts_with("MESSAGE black book move (looked ahead: depth 9"),
+            "{out:?}"
+        );
+        assert_eq!(out[1], "8,6");
         assert_eq!(s.game().unwrap().stones(), 3, "the book move is played");
         // Without the book, and on another board size, the engine searches.
         for (size, book) in [(15, None), (17, s.book.clone())] {
