@@ -1315,6 +1315,31 @@ pub const FUTILITY: i32 = 130;
 // more; thinking 121-127 ms a move to Rapfi's 126-131), so 772.5/3,072 (25.1%, one standard error
 // about 0.8; 77 of 128 cycles at 6 or more) over sessions 83-88: at the 25%, not clearly
 // above it.
+//
+// Session 89 (a new machine, Rapfi 0.43.02 built again with `model210901.bin`, its example
+// configuration's neural section dropped, one thread), against full strength (200 ms a turn, the
+// twelve Gomocup openings both ways, 96-game runs two at a time). The engine of session 88: 22,
+// 26, 21 and 20.5 of 96, and 20.5/96 as a throwaway build with its switches off (the way every
+// variant runs, behind `env`), so 110/480 (22.9%; 9 of its 20 cycles of 24 games at 6 or more)
+// on this machine. Not kept: two of Rapfi's reductions at PV nodes (its comments: about 32 and 26
+// Elo), a PV node whose table move comes from a shallower search searched (depth − table depth)
+// · 0.28 plies shallower, at most three, and the later moves of a PV node three to eleven plies
+// from the horizon a ply shallower once one has raised alpha: 12/81 (14.8%), stopped. Kept: a
+// book move's turn spent searching the position after it (`protocol::piskvork`), so that the
+// first searched move after the book starts from a warm table: its depth went from 11.94 to 12.38
+// on 53 such positions, and the games read 16.5, 26.5, 22.5, 21, 19, 22.5 and 26 of 96
+// (154/672, 22.9%; 14 of 28 cycles at 6 or more; thinking 135-143 ms a move to Rapfi's
+// 126-134), as the engine without it did beside it. It does not play the same lines: G05 as
+// white scored 4/12 in its first three runs where the engine without it scored 12/12 (as in
+// every game of sessions 83-87), G08 as white 8/12 where it scored 1/12, G06 as black 6/12
+// against 2.5/12. A turn's few milliseconds decide which of Rapfi's near-equal replies comes, and
+// the lines after it, so every change draws the lines it wins anew. Where in the game time pays
+// (measurements with the look-ahead, not changes; Rapfi at 200 ms): the first four searched
+// moves of a game given 1 s, five times the turn, 27 and 24.5 of 96 (51.5/192, 26.8%); the fifth
+// to fourteenth searched moves given 352 ms (the budget of a 400 ms turn) 25.5/96 (26.6%); both
+// some four points above the same engine at 200 ms, where twice the time on every move bought
+// about five (session 88). Neither the first moves after the book (as the book one own ply deeper
+// found in session 52) nor the middle game alone holds the gain.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
