@@ -802,7 +802,8 @@ mod tests {
         );
         assert_eq!(out[1], "8,6");
         assert_eq!(s.game().unwrap().stones(), 3, "the book move is played");
-        // Without the book, and on another board size, the engine searches.
+        // Without the book, and on another board size, the engine searches the position itself
+        // for its move.
         for (size, book) in [(15, None), (17, s.book.clone())] {
             let mut s = Piskvork::new(keys, 8).with_book(book);
             s.line(&format!("START {size}"), now);
@@ -810,7 +811,21 @@ mod tests {
             for l in board {
                 e = s.line(l, now);
             }
-            assert!(matches!(e.as_slice(), [Effect::Search(_)]), "{e:?}");
+            let [Effect::Search(req)] = e.as_slice() else {
+                panic!("one search: {e:?}")
+            };
+            assert!(
+                matches!(&req.position, AnyGame::Gomoku(g) if g.stones() == 2),
+                "{:?}",
+                req.position
+            );
+            let info = SearchInfo {
+                best: Some(Move::at(0)),
+                ..SearchInfo::default()
+            };
+            let out = sent(&s.done(req.id, &info));
+            assert!(out[0].contains("depth"), "a searched move: {out:?}");
+            assert_eq!(out[1], "0,0", "the search's move: {out:?}");
         }
     }
 
