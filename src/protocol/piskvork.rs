@@ -20,10 +20,11 @@
 //! A command that cannot be honoured gets `ERROR <what and why>` and changes nothing. Problems
 //! with `INFO` values are reported as `MESSAGE` lines just before the next answer, as the protocol
 //! asks. Before each move the brain sends one `MESSAGE` with depth, score, nodes, time and PV,
-//! or `MESSAGE <side> book move (looked ahead: …)` when the opening book ([`GomokuBook`], given by
-//! [`Piskvork::with_book`]) knows the position: then the move is the book's, and the turn's time
-//! goes to a search of the position after it (the opponent to move), which leaves the table warm
-//! for the next turn (the first move after the book is otherwise searched from an empty table).
+//! or `MESSAGE <side> book move (looked ahead: …)` when the opening book ([`GomokuBook`], given
+//! by [`Piskvork::with_book`]) knows the position: then the move is the book's, and the turn's
+//! time goes to a search of the position after it (the opponent to move), which leaves the table
+//! warm for the next turn (the first move after the book is otherwise searched from an empty
+//! table).
 //!
 //! Time: a turn's clock starts when the command line arrives (for a position, the `BOARD` line). The search gets
 //! `min(0.93·timeout_turn − margin, time_left / 20)` (at least 5 ms; the margin is a twentieth of
