@@ -17,6 +17,24 @@
 //! Node budgets make the book reproducible: the same arguments give the same file, whatever
 //! `--jobs` is. Lines are `<moves in play order> -> <reply>` in 0-based Piskvork coordinates.
 //!
+//! Book learning (`--learn`): the book grows where games actually go.
+//!
+//! ```sh
+//! # the shipped book: the book of the openings (as shipped before learning) grown in 4 rounds
+//! git show e6bfdc2:assets/gomoku-book.txt > openings-book.txt
+//! cargo run --release --bin build-gomoku-book -- --learn assets/gomoku-learn-games.jsonl \
+//!     --book openings-book.txt --rounds 4 --jobs 2 --out assets/gomoku-book.txt
+//! ```
+//!
+//! The records are the match referee's game records (`gomoku_match.py --games-out`: one JSON
+//! game a line with its `opening`, `moves` and which engine played `black`; `--engine` names
+//! this one, `A` by default). Each of `--rounds` rounds (default 3) follows every game through
+//! the book as it stands. A game that played something other than the book's reply leaves the
+//! count there: the opponent's answer to the book's move is unknown. Otherwise the first
+//! position where this engine is to move and the book has no reply is counted. A position that
+//! `--min-games` games reach (default 3) gets the same search as a book move (`--nodes`). So
+//! each round adds the engine's next own move along the lines its opponents chose.
+//!
 //! The shipped book (85 positions) took 26 minutes with `--jobs 2` (the first seven shared with
 //! a test run). Against Rapfi classical at strength 60, 200 ms a turn, the twelve openings both
 //! ways (session 51, 96-game runs): 52, 55 and 57.5 (164.5/288, 57.1%), where the book of the
@@ -73,11 +91,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
-use xorboard::book::gomoku_openings;
+use xorboard::book::{GOMOKU_BOOK_SIZE, GomokuBook, gomoku_after, gomoku_openings};
 use xorboard::commands::tools::{BuildOptions, map_in_parallel, write_output};
-use xorboard::game::gomoku::Gomoku;
+use xorboard::game::gomoku::{Gomoku, Rule};
 use xorboard::game::notation::to_piskvork;
-use xorboard::game::{Game, Move};
+use xorboard::game::{Game, Move, Side};
 use xorboard::search::{Limits, Searcher};
 use xorboard::tt::{Policy, Table};
 use xorboard::zobrist::Keys;
@@ -95,14 +113,37 @@ struct Args {
     /// The engine's own moves in the book after each opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
     plies: u32,
+    /// Learn from games instead: match records (`gomoku_match.py --games-out`, one JSON game a
+    /// line) of the engine's games; the book of `--book` grows by the positions they reach.
+    #[arg(long, num_args = 1..)]
+    learn: Vec<String>,
+    /// With `--learn`: the book to extend (the output has its lines, then the learned ones).
+    #[arg(long, default_value = "assets/gomoku-book.txt")]
+    book: String,
+    /// With `--learn`: the records' label of this engine (`A` or `B`).
+    #[arg(long, default_value = "A")]
+    engine: String,
+    /// With `--learn`: a position is searched when this many games reach it.
+    #[arg(long, default_value_t = 3)]
+    min_games: usize,
+    /// With `--learn`: rounds, each one own move further.
+    #[arg(long, default_value_t = 3)]
+    rounds: u32,
     #[command(flatten)]
     build: BuildOptions,
 }
 
-const SIZE: usize = xorboard::book::GOMOKU_BOOK_SIZE;
+const SIZE: usize = GOMOKU_BOOK_SIZE;
 
 fn main() {
     let args = Args::parse();
+    if !args.learn.is_empty() {
+        if let Err(e) = learn(&args) {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let openings = match read_openings(&args.openings) {
         Ok(o) => o,
         Err(e) => {
@@ -140,6 +181,122 @@ fn main() {
 fn read_openings(path: &str) -> Result<Vec<Gomoku>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     gomoku_openings(&text, Keys::default_keys()).map_err(|e| format!("{path}: {e}"))
+}
+
+/// One game of a match record: the moves from the empty board in play order, and whether this
+/// engine played black.
+#[derive(Debug)]
+struct Record {
+    moves: Vec<Move>,
+    /// Moves of the opening (placed by the match, not chosen by either engine).
+    opening: usize,
+    engine_black: bool,
+}
+
+/// The games of a `gomoku_match.py --games-out` file (fields `opening`, `moves`, `black`).
+fn read_records(path: &str, engine: &str) -> Result<Vec<Record>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    parse_records(&text, path, engine)
+}
+
+/// The games of a match record's text (`path` names it in errors).
+fn parse_records(text: &str, path: &str, engine: &str) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = || format!("{path}:{}", n + 1);
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+        let field = |name: &str| {
+            v.get(name)
+                .and_then(|f| f.as_str())
+                .ok_or_else(|| format!("{}: no field '{name}'", at()))
+        };
+        let opening = field("opening")?;
+        let text = format!("{opening} {}", field("moves")?);
+        let game =
+            gomoku_after(&text, Keys::default_keys()).map_err(|e| format!("{}: {e}", at()))?;
+        records.push(Record {
+            moves: game.history().to_vec(),
+            opening: opening.split_whitespace().count(),
+            engine_black: field("black")? == engine,
+        });
+    }
+    Ok(records)
+}
+
+/// `--learn`: rounds of (the first position out of the book where the engine is to move, in
+/// every game that followed the book so far; those reached by `--min-games` games or more
+/// searched; their replies added to the book). A game leaves the count once the book's reply
+/// differs from the move it played: what the opponent answers to the book's move is unknown.
+fn learn(args: &Args) -> Result<(), String> {
+    let mut records = Vec::new();
+    for path in &args.learn {
+        records.extend(read_records(path, &args.engine)?);
+    }
+    let mut text = std::fs::read_to_string(&args.book)
+        .map_err(|e| format!("cannot read {}: {e}", args.book))?;
+    for round in 1..=args.rounds {
+        let book = GomokuBook::parse(&text, Keys::default_keys())?;
+        let chosen = positions_reached(&book, &records, args.min_games);
+        eprintln!("round {round}: {} positions", chosen.len());
+        let done = map_in_parallel(&chosen, args.build.jobs, |_, game| {
+            let mut builder = Builder {
+                nodes: args.nodes,
+                hash_mib: args.build.hash,
+                lines: Vec::new(),
+            };
+            builder.own(game, 1);
+            builder.lines
+        });
+        text.push_str(&format!(
+            "# Learned, round {round}: `build-gomoku-book --learn <records> --min-games {} \
+             --nodes {}`.\n",
+            args.min_games, args.nodes
+        ));
+        for line in done.into_iter().flatten() {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    write_output(args.build.out.as_deref(), &text)
+}
+
+/// The first position out of `book` where the engine is to move, of every record that followed
+/// the book up to there, kept when `min_games` records or more reach it; in the order the records
+/// first reach them, each as the first record reaching it played it.
+fn positions_reached(book: &GomokuBook, records: &[Record], min_games: usize) -> Vec<Gomoku> {
+    let mut reached: Vec<(u64, Gomoku, usize)> = Vec::new();
+    for record in records {
+        let mut game = Gomoku::new(SIZE, Rule::Freestyle, Keys::default_keys());
+        for &mv in &record.moves {
+            let engine_to_move = (game.side_to_move() == Side::Black) == record.engine_black;
+            if engine_to_move && game.history().len() >= record.opening {
+                match book.reply(&game) {
+                    Some(reply) if reply == mv => {}
+                    Some(_) => break,
+                    None if game.outcome().is_none() => {
+                        let hash = game.hash();
+                        match reached.iter_mut().find(|(h, _, _)| *h == hash) {
+                            Some(entry) => entry.2 += 1,
+                            None => reached.push((hash, game.clone(), 1)),
+                        }
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            game.play(mv);
+        }
+    }
+    reached
+        .into_iter()
+        .filter(|(_, _, games)| *games >= min_games)
+        .map(|(_, game, _)| game)
+        .collect()
 }
 
 struct Builder {
@@ -202,5 +359,45 @@ impl Builder {
             next.play(r);
             self.own(&next, plies);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learning_counts_the_first_position_out_of_the_book_of_games_that_followed_it() {
+        // An opening with no symmetry, so the book's reply reads the same in every game.
+        let book = GomokuBook::parse("7,7 9,6 -> 8,8\n", Keys::default_keys()).unwrap();
+        let game = |moves: &str, black: &str| {
+            format!(r#"{{"opening": "7,7 9,6", "moves": "{moves}", "black": "{black}"}}"#)
+        };
+        let text = [
+            // The engine (A) is black: the book's 8,8, then out of the book after 9,9.
+            game("8,8 9,9 6,6", "A"),
+            game("8,8 9,9 5,5", "A"),
+            game("8,8 9,9 6,6 4,4", "A"),
+            // Left the book: the opponent's answer to 8,8 is unknown, nothing counted.
+            game("8,9 9,9 6,6", "A"),
+            // The engine is white: out of the book at once.
+            game("8,8 9,9", "B"),
+        ]
+        .join("\n");
+        let records = parse_records(&text, "games", "A").unwrap();
+        let after = |moves| gomoku_after(moves, Keys::default_keys()).unwrap().hash();
+        let hashes = |min| -> Vec<u64> {
+            positions_reached(&book, &records, min)
+                .iter()
+                .map(|g| g.hash())
+                .collect()
+        };
+        assert_eq!(hashes(3), vec![after("7,7 9,6 8,8 9,9")]);
+        assert_eq!(
+            hashes(1),
+            vec![after("7,7 9,6 8,8 9,9"), after("7,7 9,6 8,8")]
+        );
+        let bad = parse_records("{\"opening\": \"7,7\"}", "games", "A").unwrap_err();
+        assert_eq!(bad, "games:1: no field 'moves'");
     }
 }
