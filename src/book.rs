@@ -9,8 +9,10 @@
 //!
 //! [`GomokuBook`] is the Gomoku engine's book, keyed the same way: one reply per position, the
 //! engine's own long search of it (`assets/gomoku-book.txt`, built by the `build-gomoku-book`
-//! binary from the Gomocup freestyle openings). Piskvork managers rotate and mirror those
-//! openings at random; the canonical key finds the entry in any orientation.
+//! binary from the Gomocup freestyle openings, then grown by book learning: the positions that
+//! the engine's recorded match games reached after the book, in `assets/gomoku-learn-games.jsonl`).
+//! Piskvork managers rotate and mirror those openings at random; the canonical key finds the
+//! entry in any orientation.
 //!
 //! [`OthelloBook`] is the Othello engine's book of the same kind: one reply per position with
 //! its score, the engine's own deep search (`assets/othello-book.txt`, built by the

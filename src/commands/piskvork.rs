@@ -23,7 +23,8 @@ pub struct PiskvorkArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
     /// Always search: leave out the opening book (`assets/gomoku-book.txt`, the engine's own
-    /// long searches after the Gomocup freestyle openings, used on 15×15 freestyle boards).
+    /// long searches after the Gomocup freestyle openings and along the lines its recorded games
+    /// took, used on 15×15 freestyle boards).
     #[arg(long)]
     pub no_book: bool,
 }

@@ -1340,6 +1340,20 @@ pub const FUTILITY: i32 = 130;
 // some four points above the same engine at 200 ms, where twice the time on every move bought
 // about five (session 88). Neither the first moves after the book (as the book one own ply deeper
 // found in session 52) nor the middle game alone holds the gain.
+//
+// Session 90: book learning (`build-gomoku-book --learn`, figures there). Session 89's 1,521 games
+// against full strength followed few lines after the book: the first position out of the book
+// where the engine is to move was one of 81 in all of them (67 reached by three games or more,
+// 1,443 games), the second one of 217. Searched as book moves (16M nodes each) and added round by
+// round along the games that followed the book's replies, three rounds (182 positions; a
+// throwaway script chose them): 29.5, 34.5, 23.5 and 23 of 96 (110.5/384, 28.8%). The shipped
+// book, the same recipe in the tool on those games and these, four rounds (307 positions): 24.5,
+// 29, 29.5 and 27.5 of 96 (110.5/384, 28.8%; 11 of its 16 cycles of 24 games at 6 or more;
+// thinking 131-136 ms a move to Rapfi's 127-132), where the engine without them scored 264/1,152
+// (22.9%) on this machine in session 89. 191 of its first 192 games reached a learned position,
+// 113 four of them. The learned lines are where full-strength Rapfi, nearly deterministic at 200
+// ms, takes these openings: preparation against this opponent in these openings, more than
+// strength; the search is unchanged.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
