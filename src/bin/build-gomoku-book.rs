@@ -290,7 +290,8 @@ fn positions_reached(book: &GomokuBook, records: &[Record], min_games: usize) ->
                 match book.reply(&game) {
                     Some(reply) if reply == mv => {}
                     Some(_) => break,
-                    None if game.outcome().is_none() => {
+                    // Not over: a record's moves are legal, so none follows the end.
+                    None => {
                         let hash = game.hash();
                         match reached.iter_mut().find(|(h, _, _)| *h == hash) {
                             Some(entry) => entry.2 += 1,
@@ -298,7 +299,6 @@ fn positions_reached(book: &GomokuBook, records: &[Record], min_games: usize) ->
                         }
                         break;
                     }
-                    None => break,
                 }
             }
             game.play(mv);
