@@ -138,7 +138,7 @@ struct Args {
     /// With `--learn`: a position is searched when this many games reach it.
     #[arg(long, default_value_t = 3)]
     min_games: usize,
-    /// With `--learn`: rounds, each one own move further.
+    /// With `--learn`: rounds, each one own move further (numbered on from the book's own).
     #[arg(long, default_value_t = 3)]
     rounds: u32,
     #[command(flatten)]
@@ -146,6 +146,9 @@ struct Args {
 }
 
 const SIZE: usize = GOMOKU_BOOK_SIZE;
+
+/// How the comment line before a learned round's lines starts (the round's number follows).
+const LEARNED_ROUND: &str = "# Learned, round ";
 
 fn main() {
     let args = Args::parse();
@@ -251,7 +254,8 @@ fn learn(args: &Args) -> Result<(), String> {
     }
     let mut text = std::fs::read_to_string(&args.book)
         .map_err(|e| format!("cannot read {}: {e}", args.book))?;
-    for round in 1..=args.rounds {
+    let rounds_before = learned_rounds(&text);
+    for round in rounds_before + 1..=rounds_before + args.rounds {
         let book = GomokuBook::parse(&text, Keys::default_keys())?;
         let chosen = positions_reached(&book, &records, args.min_games);
         eprintln!("round {round}: {} positions", chosen.len());
@@ -265,7 +269,7 @@ fn learn(args: &Args) -> Result<(), String> {
             builder.lines
         });
         text.push_str(&format!(
-            "# Learned, round {round}: `build-gomoku-book --learn <records> --min-games {} \
+            "{LEARNED_ROUND}{round}: `build-gomoku-book --learn <records> --min-games {} \
              --nodes {}`.\n",
             args.min_games, args.nodes
         ));
@@ -275,6 +279,14 @@ fn learn(args: &Args) -> Result<(), String> {
         }
     }
     write_output(args.build.out.as_deref(), &text)
+}
+
+/// How many learned rounds a book's text already has: new rounds are numbered on from there.
+fn learned_rounds(book_text: &str) -> u32 {
+    book_text
+        .lines()
+        .filter(|line| line.starts_with(LEARNED_ROUND))
+        .count() as u32
 }
 
 /// The first position out of `book` where the engine is to move, of every record that followed
@@ -411,5 +423,19 @@ mod tests {
         );
         let bad = parse_records("{\"opening\": \"7,7\"}", "games", "A").unwrap_err();
         assert_eq!(bad, "games:1: no field 'moves'");
+    }
+
+    #[test]
+    fn learned_rounds_are_numbered_on_from_the_books_own() {
+        assert_eq!(learned_rounds("7,7 9,6 -> 8,8\n"), 0);
+        let book = [
+            "# Openings".to_string(),
+            "7,7 9,6 -> 8,8".to_string(),
+            format!("{LEARNED_ROUND}1: ..."),
+            "7,7 9,6 8,8 9,9 -> 6,6".to_string(),
+            format!("{LEARNED_ROUND}2: ..."),
+        ]
+        .join("\n");
+        assert_eq!(learned_rounds(&book), 2);
     }
 }
