@@ -21,9 +21,13 @@
 //!
 //! ```sh
 //! # the shipped book: the book of the openings (as shipped before learning) grown in 4 rounds
+//! # on the first 1,905 games of the records (session 90), then in 2 more on all of them
 //! git show e6bfdc2:assets/gomoku-book.txt > openings-book.txt
+//! head -n 1905 assets/gomoku-learn-games.jsonl > session90-games.jsonl
+//! cargo run --release --bin build-gomoku-book -- --learn session90-games.jsonl \
+//!     --book openings-book.txt --rounds 4 --jobs 2 --out four-rounds.txt
 //! cargo run --release --bin build-gomoku-book -- --learn assets/gomoku-learn-games.jsonl \
-//!     --book openings-book.txt --rounds 4 --jobs 2 --out assets/gomoku-book.txt
+//!     --book four-rounds.txt --rounds 2 --jobs 2 --out assets/gomoku-book.txt
 //! ```
 //!
 //! The records are the match referee's game records (`gomoku_match.py --games-out`: one JSON
@@ -92,12 +96,22 @@
 //! scored 264/1,152, 22.9%, in session 89). The games' lines after the book are few: the first
 //! position out of the book where the engine is to move was one of 81 in session 89's 1,521 games,
 //! and a 16M-node book reply agreed with the game's 200 ms move at 61% of the visits. Three rounds
-//! chosen by a throwaway script (182 positions): 110.5/384 (28.8%). The shipped book (the command
-//! above on those games and these 384, 307 positions in four rounds, 33 minutes with `--jobs 2`):
-//! 24.5, 29, 29.5, 27.5 and 32.5 of 96 (143/480, 29.8%), 191 of the first 192 games through a
-//! learned position. Against full strength Rapfi's replies hardly vary, so what is learned is
-//! where it takes these openings: against another opponent the learned positions come up less
-//! often (against strength 60, which picks among its best moves at random, 43 of 96 games; 49/96).
+//! chosen by a throwaway script (182 positions): 110.5/384 (28.8%). The book shipped then (the
+//! recipe's first command, on those games and these 384: 307 positions in four rounds, 33 minutes
+//! with `--jobs 2`): 24.5, 29, 29.5, 27.5 and 32.5 of 96 (143/480, 29.8%), 191 of the first 192
+//! games through a learned position. Against full strength Rapfi's replies hardly vary, so what
+//! is learned is where it takes these openings: against another opponent the learned positions
+//! come up less often (against strength 60, which picks among its best moves at random, 43 of 96
+//! games; 49/96).
+//!
+//! Session 91: lines learned at one turn length hold at that length only. Session 90's book
+//! (learned from games at 200 ms) at 300 ms a turn: 19/96 (19.8%), where the engine without
+//! learned lines scored 18/96, though 71 of the 96 games reached a learned position. Two more
+//! rounds on all 2,961 recorded games (the 1,056 of sessions 90 and 91 added: 480 of the shipped
+//! engine at 200 ms, 192 at 300 ms, 96 at 100 ms, 288 against strength 30 to 60; 267 positions,
+//! 574 learned in all, 25 minutes with `--jobs 2`), the shipped book: at 200 ms 31.5, 29.5 and
+//! 30 of 96 (91/288, 31.6%), at 300 ms 25.5 and 20 of 96 (45.5/192, 23.7%), against strength 60
+//! 54.5/96 (56.8%). What it learns is where Rapfi goes at the turn lengths it was played at.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -1355,6 +1355,21 @@ pub const FUTILITY: i32 = 130;
 // ms, takes these openings: preparation against this opponent in these openings, more than
 // strength; the search is unchanged. Against strength 60 (Rapfi picks among its best moves at
 // random) 43 of 96 games reached a learned position, and the engine scored 49/96 (51.0%).
+//
+// Session 91 (Rapfi as in session 89; the twelve openings both ways, 96-game runs two at a time).
+// The turn's length: with both sides at 100 ms the engine without learned lines (e6bfdc2) scored
+// 26.5/96 (27.6%), at 200 ms 22.9% (session 89), at 300 ms 18/96 (18.8%, session 88's engine):
+// Rapfi gains more from time than this engine does, some four points of the score per 100 ms.
+// Session 90's book at 300 ms: 19/96 (19.8%), though 71 of the 96 games reached a learned
+// position and 36 four of them: lines learned from games at 200 ms bought nothing at 300 ms,
+// where Rapfi's replies after them differ. Learned further (two rounds on all 2,961 recorded
+// games, among them the 1,056 of sessions 90 and 91, at 100 and 300 ms too; 267 positions more,
+// 574 in all; see `build-gomoku-book`): at 200 ms 31.5, 29.5 and 30 of 96 (91/288, 31.6%), at 300
+// ms 25.5 and 20 of 96 (45.5/192, 23.7%), against strength 60 54.5/96 (56.8%; 84 of the 96
+// games through a learned position, 43 with session 90's book). The ladder with session 90's
+// engine (48 games each, 200 ms): strength 30 48/48, 40 35/48, 50 30.5/48, 60 22/48. Against
+// the engine at the start (165db5e) through the referee, 200 ms a turn: 45/48 (93.8%);
+// `bench --game gomoku` 14,381,967 nodes there, 9,594,394 now.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
