@@ -1369,7 +1369,9 @@ pub const FUTILITY: i32 = 130;
 // games through a learned position, 43 with session 90's book). The ladder with session 90's
 // engine (48 games each, 200 ms): strength 30 48/48, 40 35/48, 50 30.5/48, 60 22/48. Against
 // the engine at the start (165db5e) through the referee, 200 ms a turn: 45/48 (93.8%);
-// `bench --game gomoku` 14,381,967 nodes there, 9,594,394 now.
+// `bench --game gomoku` 14,381,967 nodes there, 9,594,394 now. Whether the twelve moves kept
+// above the horizon ([`WIDTH`]) are what time cannot mend: 16 at 300 ms (a throwaway build with
+// this book) 24.5 and 18 of 96 (42.5/192, 22.1%), against 12's 23.7%: no gain.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
