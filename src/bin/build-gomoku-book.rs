@@ -112,6 +112,11 @@
 //! 574 learned in all, 25 minutes with `--jobs 2`), the shipped book: at 200 ms 31.5, 29.5 and
 //! 30 of 96 (91/288, 31.6%), at 300 ms 25.5 and 20 of 96 (45.5/192, 23.7%), against strength 60
 //! 54.5/96 (56.8%). What it learns is where Rapfi goes at the turn lengths it was played at.
+//!
+//! Session 92: two more rounds (211 positions, 19 minutes with `--jobs 2`) on 384 more games
+//! of the shipped book (96 each at 150, 200, 250 and 300 ms a turn) scored 77.5/288 (26.9%) at
+//! 200 ms and 24.5/96 (25.5%) at 300 ms, where the shipped book scored 174/576 (30.2%) and
+//! 68.5/288 (23.8%). Not kept: past six rounds the lines grow, the points do not.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -1372,6 +1372,15 @@ pub const FUTILITY: i32 = 130;
 // `bench --game gomoku` 14,381,967 nodes there, 9,594,394 now. Whether the twelve moves kept
 // above the horizon ([`WIDTH`]) are what time cannot mend: 16 at 300 ms (a throwaway build with
 // this book) 24.5 and 18 of 96 (42.5/192, 22.1%), against 12's 23.7%: no gain.
+//
+// Session 92 (Rapfi as in session 89; the twelve openings both ways, 96-game runs two at a time),
+// the shipped engine (session 91's book) at other turn lengths: 150 ms 25/96 (26.0%), 250 ms
+// 30/96 (31.3%), 300 ms 23/96 (68.5/288, 23.8%, with session 91's two runs); at 200 ms 31, 26
+// and 26 of 96 (174/576, 30.2%, with session 91's three; 21 of 24 cycles of 24 games at 6 or more).
+// The ladder with it (48 games each, 200 ms): strength 30 47/48, 40 43/48, 50 33/48, 60 29/48
+// (83.5/144, 58.0%, with session 91's 96). Two more learning rounds on those games too (3,345
+// recorded games, 211 positions more; a throwaway book): at 200 ms 26, 29.5 and 22 of 96
+// (77.5/288, 26.9%), at 300 ms 24.5/96 (25.5%). Not kept: more lines, not more points.
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
