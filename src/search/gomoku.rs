@@ -1381,6 +1381,13 @@ pub const FUTILITY: i32 = 130;
 // (83.5/144, 58.0%, with session 91's 96). Two more learning rounds on those games too (3,345
 // recorded games, 211 positions more; a throwaway book): at 200 ms 26, 29.5 and 22 of 96
 // (77.5/288, 26.9%), at 300 ms 24.5/96 (25.5%). Not kept: more lines, not more points.
+//
+// Session 93, a new machine (Rapfi 0.43 classical built again as in session 89; the build of
+// 11cecc1, the twelve openings both ways, two runs at a time): the book learned on the old
+// machine's games still holds. At 200 ms 26, 35.5, 29.5 and 34 of 96 (125/384, 32.6%; 13 of 16
+// cycles of 24 games at 6 or more), thinking 134-137 ms a move to Rapfi's 131-134. The ladder
+// (200 ms): strength 30 42/48, 40 42.5/48, 50 35.5/48, 60 56.5/96 (58.9%). Against the engine
+// at the start (165db5e), 200 ms a turn through the referee: 46/48 (46-2-0).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///

@@ -107,6 +107,12 @@
 //! (uncapped) scored 37.7% (69-128-43) at 0.90 times NTest's think time, `--move-ms 68` 36.9%
 //! (75-138-27) at 1.10 times.
 //!
+//! Session 93 (a new machine; NTest built again from its public source, b2dd603, its JA
+//! weights; XOT sets `--shuffle --seed 3001` to `3004`, each beside a Gomoku match; the build of
+//! 11cecc1): NTest at depth 16 thought 67-83 ms a move. `--move-ms 83` (uncapped) 38.8% and
+//! 41.3%, `--move-ms 75` 37.5% and 31.3%: 37.2% (46-87-27) at 1.05 times NTest's think time (300
+//! s against 287). Both at depth 12: 47.5% (62-70-28) at 2.32 times (144 s against 62).
+//!
 //! Measured and not kept (session 79, a throwaway switch in the iterative deepening): from depth
 //! 6 on, only every other iteration (6, 8, 10 …, so every iteration's leaves have the same
 //! parity of empties as the last one's). On one position of 52 empties at a fixed depth 20 it
