@@ -1387,7 +1387,8 @@ pub const FUTILITY: i32 = 130;
 // machine's games still holds. At 200 ms 26, 35.5, 29.5 and 34 of 96 (125/384, 32.6%; 13 of 16
 // cycles of 24 games at 6 or more), thinking 134-137 ms a move to Rapfi's 131-134. The ladder
 // (200 ms): strength 30 42/48, 40 42.5/48, 50 35.5/48, 60 56.5/96 (58.9%). Against the engine
-// at the start (165db5e), 200 ms a turn through the referee: 46/48 (46-2-0).
+// at the start (165db5e), 200 ms a turn through the referee: 46/48 (46-2-0). At 300 ms
+// against full strength: 24.5 and 25 of 96 (49.5/192, 25.8%; 23.8% on the old machine).
 
 /// How far past the horizon the quiescence search follows fours ([`Board::quiescence_moves`]).
 ///
