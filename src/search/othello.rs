@@ -113,6 +113,27 @@
 //! 41.3%, `--move-ms 75` 37.5% and 31.3%: 37.2% (46-87-27) at 1.05 times NTest's think time (300
 //! s against 287). Both at depth 12: 47.5% (62-70-28) at 2.32 times (144 s against 62).
 //!
+//! Session 94 (the machine of session 93; NTest at depth 16 thought 56-58 ms a move; XOT sets
+//! `--shuffle --seed 4001` to `4012`, 480 games a line, two matches side by side, the build of
+//! a4fdc17), the score against the think time as a multiple of NTest's:
+//!
+//! | `--move-ms` (uncapped) | score | think time |
+//! |---|---|---|
+//! | 58 | 36.7% (141-269-70) | 0.95 |
+//! | 75 | 42.1% (171-247-62) | 1.17 |
+//! | 100 | 42.3% (166-240-74) | 1.51 |
+//! | 130 | 43.3% (163-227-90) | 1.90 |
+//!
+//! More time buys about five points up to 1.2 times NTest's and little after it. Both at depth 12:
+//! 49.8% (207-209-64) at 2.41 times. Measured and not kept, each a throwaway switch beside the
+//! shipped search at `--move-ms 75` on the same sets: leaves kept at 18 empties or more on the
+//! clock (the depth capped at the empties less 18 above 26 empties, so 12 plies at 30 empties; the
+//! time it leaves is banked) scored 30.8% (47-124-29) on the first five sets, where the shipped
+//! search scored 42.0%, at 0.91 times NTest's think time: the depth the clock buys from 34 to 27
+//! empties is worth much, whatever the endgame bands' errors at its leaves (see the move-loss table
+//! above, where single positions said otherwise). Pruning more there to go deeper does not pay:
+//! Multi-ProbCut at `60,5` on nodes with at most 32 empties 39.5% (148-249-83) at 1.19 times.
+//!
 //! Measured and not kept (session 79, a throwaway switch in the iterative deepening): from depth
 //! 6 on, only every other iteration (6, 8, 10 …, so every iteration's leaves have the same
 //! parity of empties as the last one's). On one position of 52 empties at a fixed depth 20 it
@@ -240,7 +261,11 @@ fn child_evaluation(
 /// the evaluation near the leaves costs time. Ordering by 2-ply searches of the children from
 /// depth 9 on (22.17M) was dropped with Multi-ProbCut, whose shallow searches leave a table move
 /// at those nodes: bench depth 14 (two-tier, 1M entries) 2,152,425 nodes in 0.84–0.96 s with
-/// them, 2,224,904 in 0.69–0.76 s without.
+/// them, 2,224,904 in 0.69–0.76 s without. Adding fastest first to the evaluation's order
+/// (session 94, a throwaway switch; 60 positions of our games against NTest at 44, 38 and 32
+/// empties, `nboard --probcut 100,5` at depth 14, the table kept from one to the next): 9.51M
+/// nodes without; less 1 or 2 discs a reply left to the opponent 9.44M and 9.42M, less 4 discs
+/// 9.88M, less 2 discs a reply and 2 more a corner reply 9.43M. Under 1%: not kept.
 pub const ORDER_EVAL_DEPTH: i32 = 5;
 
 /// From this remaining depth on (and below [`ORDER_EVAL_DEPTH`]), the pattern board orders moves
