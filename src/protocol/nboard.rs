@@ -240,6 +240,12 @@ pub const SCORE_PER_DISC: i32 = 100;
 /// 52` 33.3% (63-143-34), xorboard 46 ms a move; `--move-ms 68` 33.1% (64-145-31), 59 ms a move
 /// against NTest's 59. The six sets above do not flatter the equal-time score.
 ///
+/// Session 94 (NTest at depth 16, XOT seeds 4001-4012, two matches side by side), where
+/// capping the depth from 34 to 27 empties had cost twelve points (see `search::othello`):
+/// more time there, 60% / 130% / 250% / 200% from 60 to 45, 44 to 35, 34 to 27 and 26 to 22
+/// empties, `--move-ms 58` scored 34.4% (133-283-64) at 0.86 times NTest's think time, where
+/// these shares scored 36.7% (141-269-70) at 0.95. Not kept.
+///
 /// [`eval`]: crate::search::othello::eval
 pub const BUDGET_SHARES: [(std::ops::RangeInclusive<u32>, u32); 3] =
     [(45..=60, 60), (30..=44, 150), (22..=29, 300)];
