@@ -39,6 +39,23 @@
 //! Against the engine with the greedy table, both `nboard --move-ms 64` (80 XOT games,
 //! `othello_match.py --shuffle --seed 3` and `4`, side by side): 40-29-11 (56.9%), +0.45 discs a
 //! game.
+//!
+//! Whether σ grows with the size of the score (session 95). NTest's own table does: through the
+//! origin on its `mpcJA_30.txt`, depth 8 from 4, the positions whose shallow score is within 3
+//! discs of a draw miss by 1.61 discs at 26-37 empties and those beyond 10 discs by 2.36 (38-49
+//! empties: 0.98 against 1.56). At the nodes this search tries the cut on it hardly does: the
+//! shipped command with `--per-stage 500` (3,180 nodes, a throwaway dump), every stage and depth
+//! pooled, the residuals' spread against their row's σ is 0.95 where the predicted deep score is
+//! within 3 discs of a draw, 0.94 from 3 to 6, 0.97 from 6 to 10, 1.03 from 10 to 16 and 1.06
+//! beyond. Those nodes' σ (8 from 4: 2.43 / 1.92 / 1.62 / 1.51 discs at 32-37 / 38-43 / 44-49 /
+//! 50-55 empties) stay 1.2 to 1.7 times NTest's on its positions (1.78 / 1.33 / 1.12 / 0.89).
+//! A margin growing with the bound anyway (a throwaway switch: `t·σ` times 0.8 at a draw, plus
+//! 0.04 a disc of the bound, at most 1.3) searched 14.5M nodes for 17.2M at depth 12 on the 60
+//! positions of [`shallow_depth`], the same moves; at equal time (NTest at depth 16 against
+//! `nboard --move-ms 58` uncapped, XOT seeds 4001-4024, side by side with the shipped margin)
+//! 36.4% (283-544-133) against 35.4% (275-555-130), set by set +3.1 (one standard error 1.9) on
+//! the first twelve sets and -1.2 (2.4) on the other twelve; NTest thought 67-68 ms a move, ours
+//! 55. Not kept: near a draw it is only a lower confidence, which the games do not reward.
 
 use std::sync::{LazyLock, Mutex};
 
