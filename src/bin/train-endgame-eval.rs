@@ -353,11 +353,11 @@
 //! each frequent weight an average of its last few thousand samples, a noise that more data does
 //! not shrink. Fitted on the exact labels of 12,000 games (`--games 12000 --refit-from 0
 //! --refit-to 18`) and measured on 12,000 others, bands 0-10 / 11-14 / 15-18 miss by 6.14 / 7.99 /
-//! 9.03 discs with the shipped fitter, 6.05 / 7.88 / 8.91 with the weights averaged over the last
-//! ten epochs' ends, 6.06 / 7.91 / 8.94 with the step falling linearly to zero; 100 averaged
-//! epochs at `--l2 0.001` fit their own positions to 4.98 / 5.69 / 6.43 but the others only to
-//! 6.15 / 8.14 / 9.15. The shipped bands (100,000 games) miss those others by 5.96 / 7.42 / 8.34.
-//! A tenth of a disc is all a better optimiser buys; not kept.
+//! 9.03 discs with the shipped fitter, 6.05 / 7.88 / 8.91 with the weights averaged over the
+//! second half's epoch ends, 6.06 / 7.91 / 8.94 with the step falling linearly to zero; 100
+//! averaged epochs at `--l2 0.001` fit their own positions to 4.98 / 5.69 / 6.43 but the others
+//! only to 6.15 / 8.14 / 9.15. The shipped bands (100,000 games) miss those others by 5.96 /
+//! 7.42 / 8.34. A tenth of a disc is all a better optimiser buys; not kept.
 //!
 //! Nor weighing the labels towards balanced positions (session 64). The training games are
 //! lopsided: at 16 to 19 empties their exact labels spread 28.6 discs (standard deviation), only

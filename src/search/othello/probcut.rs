@@ -50,12 +50,13 @@
 //! beyond. Those nodes' σ (8 from 4: 2.43 / 1.92 / 1.62 / 1.51 discs at 32-37 / 38-43 / 44-49 /
 //! 50-55 empties) stay 1.2 to 1.7 times NTest's on its positions (1.78 / 1.33 / 1.12 / 0.89).
 //! A margin growing with the bound anyway (a throwaway switch: `t·σ` times 0.8 at a draw, plus
-//! 0.04 a disc of the bound, at most 1.3) searched 14.5M nodes for 17.2M at depth 12 on the 60
-//! positions of [`shallow_depth`], the same moves; at equal time (NTest at depth 16 against
-//! `nboard --move-ms 58` uncapped, XOT seeds 4001-4024, side by side with the shipped margin)
-//! 36.4% (283-544-133) against 35.4% (275-555-130), set by set +3.1 (one standard error 1.9) on
-//! the first twelve sets and -1.2 (2.4) on the other twelve; NTest thought 67-68 ms a move, ours
-//! 55. Not kept: near a draw it is only a lower confidence, which the games do not reward.
+//! 0.04 a disc of the bound, at most 1.3) searched 14.5M nodes for 17.2M at depth 12 on 60
+//! positions of session 94's games against NTest (44, 38 and 32 empties), the same moves; at
+//! equal time (NTest at depth 16 against `nboard --move-ms 58` uncapped, XOT seeds 4001-4024,
+//! side by side with the shipped margin) 36.4% (283-544-133) against 35.4% (275-555-130), set by
+//! set +3.1 (one standard error 1.9) on the first twelve sets and -1.2 (2.4) on the other twelve;
+//! NTest thought 67-68 ms a move, ours 55. Not kept: near a draw it is only a lower confidence,
+//! which the games do not reward.
 
 use std::sync::{LazyLock, Mutex};
 
